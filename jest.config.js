@@ -1,0 +1,24 @@
+// One jest run for the whole monorepo: unit tests sit beside the code (*.test.ts),
+// integration and system tests live in <workspace>/tests (*.int.test.ts, *.system.test.ts).
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
+const moduleNameMapper = { '^@mockyard/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts' };
+const common = {
+  rootDir: __dirname,
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper,
+  testEnvironment: 'node',
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/web/.next/'],
+};
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{packages,services}/*/src/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{packages,services,web}/*/tests/**/*.int.test.ts', '<rootDir>/web/tests/**/*.int.test.ts', '<rootDir>/tests/**/*.test.ts'],
+      globalSetup: '<rootDir>/packages/testkit/src/global-setup.ts',
+      globalTeardown: '<rootDir>/packages/testkit/src/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { configSchemas, type ConfigField } from './load-config';
+import { parseDatasourceUrl, type Datasource } from './datasource';
+
+const LEVELS: Record<string, string> = {
+  TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', WARNING: 'warn', ERROR: 'error', FATAL: 'fatal', OFF: 'silent', SILENT: 'silent',
+};
+
+export const logLevelSchema = z
+  .string()
+  .transform((s) => LEVELS[s.trim().toUpperCase()])
+  .refine((v) => v !== undefined, 'must be one of TRACE, DEBUG, INFO, WARN, ERROR, FATAL, OFF') as unknown as z.ZodType<
+  'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent'
+>;
+
+export const datasourceSchema = z.string().transform((raw, ctx): Datasource => {
+  try {
+    return parseDatasourceUrl(raw);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
+
+/** Fields every service shares; each service's config.ts spreads the ones it needs. */
+export const commonFields = {
+  logLevel: {
+    keys: ['logging.level.mockyard', 'logging.level.root'],
+    env: ['LOG_LEVEL', 'LOGGING_LEVEL_MOCKYARD'],
+    schema: logLevelSchema,
+    default: 'INFO',
+    doc: 'log level of Mockyard\'s own package: TRACE, DEBUG, INFO, WARN, ERROR or OFF',
+  },
+  shutdownTimeoutMs: {
+    keys: ['server.shutdown.timeout-ms'],
+    schema: configSchemas.positiveInt,
+    default: 10000,
+    doc: 'milliseconds allowed for draining on SIGTERM before the process exits anyway',
+  },
+} satisfies Record<string, ConfigField>;
+
+export const datasourceField = {
+  keys: ['spring.datasource.url', 'database.url'],
+  env: ['SPRING_DATASOURCE_URL', 'DATABASE_URL'],
+  schema: datasourceSchema,
+  default: 'postgresql://postgres@127.0.0.1:5432/mockyard',
+  secret: true,
+  doc: 'jdbc:postgresql://host:port/db?user=…&password=…, postgresql://…, or jdbc:h2:mem:… / memory:// for the embedded database',
+} satisfies ConfigField;
+
+export const redisField = {
+  keys: ['redis.url', 'spring.data.redis.url'],
+  env: ['REDIS_URL'],
+  schema: configSchemas.redisUrl,
+  default: 'redis://127.0.0.1:6379',
+  secret: true,
+  doc: 'redis://[user:password@]host:port[/db]',
+} satisfies ConfigField;
+
+export const bindAddressField = {
+  keys: ['server.address'],
+  env: ['SERVER_ADDRESS', 'BIND_ADDRESS'],
+  schema: z.string().min(1),
+  default: '127.0.0.1',
+  doc: 'interface to listen on: 127.0.0.1 for local use, 0.0.0.0 in containers',
+} satisfies ConfigField;
+
+export const redisPrefixField = {
+  keys: ['redis.prefix'],
+  env: ['REDIS_PREFIX'],
+  schema: z.string().regex(/^[\w.:-]+$/, 'must be letters, digits, _ . : -'),
+  default: 'mockyard',
+  doc: 'namespace for every Redis key (streams, queues) so stacks can share one Redis',
+} satisfies ConfigField;

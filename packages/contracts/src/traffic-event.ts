@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+export const TrafficSourceSchema = z.enum(['proxy', 'forward', 'tunnel', 'engine']);
+export type TrafficSource = z.infer<typeof TrafficSourceSchema>;
+
+/** A captured body: text as text, binary as base64; capped in size with the full size kept. */
+export const CapturedBodySchema = z.object({
+  encoding: z.enum(['utf8', 'base64']),
+  data: z.string(),
+  size: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+  contentType: z.string().optional(),
+});
+export type CapturedBody = z.infer<typeof CapturedBodySchema>;
+
+export const HeadersSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+export type Headers = z.infer<typeof HeadersSchema>;
+
+/** One exchange as published on the traffic stream by the gateway or an engine. */
+export const TrafficEventSchema = z.object({
+  id: z.uuid(),
+  startedAt: z.iso.datetime(),
+  durationMs: z.number().nonnegative(),
+  source: TrafficSourceSchema,
+  engineId: z.string().optional(),
+  clientAddress: z.string().optional(),
+  method: z.string().min(1),
+  url: z.string(),
+  request: z.object({
+    headers: HeadersSchema,
+    body: CapturedBodySchema.optional(),
+  }),
+  response: z
+    .object({
+      status: z.number().int(),
+      statusMessage: z.string().optional(),
+      headers: HeadersSchema,
+      body: CapturedBodySchema.optional(),
+    })
+    .optional(),
+  error: z.string().optional(),
+  tunnel: z
+    .object({ host: z.string(), port: z.number().int(), bytesUp: z.number().int(), bytesDown: z.number().int() })
+    .optional(),
+  matchedStubId: z.string().optional(),
+  nearMiss: z.string().optional(),
+});
+export type TrafficEvent = z.infer<typeof TrafficEventSchema>;

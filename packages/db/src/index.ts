@@ -1,0 +1,5 @@
+export * from './create-db-client';
+export * from './migrate';
+export { Prisma } from './generated/prisma/client';
+export type { PrismaClient } from './generated/prisma/client';
+export type * from './generated/prisma/models';

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { HttpProblem } from './http-problem';
+import type { ApiRegistry } from './api-registry';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    id: string;
+    log: Logger;
+  }
+}
+
+/** A named readiness check: resolves when the dependency answers, rejects (or times out) otherwise. */
+export type ReadinessCheck = () => Promise<unknown>;
+
+export interface ServiceAppOptions {
+  service: string;
+  logger: Logger;
+  readiness?: Record<string, ReadinessCheck>;
+  /** Body limit for JSON and urlencoded bodies parsed by the kit. */
+  jsonLimit?: string;
+  /** Skip body parsing on these path prefixes (streaming routes). */
+  rawPaths?: string[];
+  api?: ApiRegistry;
+  readinessTimeoutMs?: number;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * The express app every service starts from: request ids, access logs, JSON parsing with limits,
+ * `/health/live`, `/health/ready` and `/openapi.json`. Add routes, then call `finishApp`.
+ */
+export function createServiceApp(options: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'extended');
+  app.locals.service = options.service;
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.header('x-request-id');
+    req.id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    req.log = options.logger.child({ requestId: req.id });
+    res.setHeader('X-Request-Id', req.id);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      if (req.path.startsWith('/health/')) return;
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      req.log.info({ method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10 }, 'request completed');
+    });
+    next();
+  });
+
+  const limit = options.jsonLimit ?? '1mb';
+  const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  const form = express.urlencoded({ limit, extended: false });
+  const raw = options.rawPaths ?? [];
+  app.use((req, res, next) => (raw.some((p) => req.path.startsWith(p)) ? next() : json(req, res, next)));
+  app.use((req, res, next) => (raw.some((p) => req.path.startsWith(p)) ? next() : form(req, res, next)));
+
+  app.get('/health/live', (_req, res) => {
+    res.json({ status: 'UP', service: options.service });
+  });
+  app.get('/health/ready', async (_req, res) => {
+    const report = await checkReadiness(options.readiness ?? {}, options.readinessTimeoutMs ?? 2000);
+    res.status(report.status === 'UP' ? 200 : 503).json({ ...report, service: options.service });
+  });
+  if (options.api) {
+    const api = options.api;
+    app.get('/openapi.json', (_req, res) => {
+      res.json(api.toOpenApi());
+    });
+  }
+  return app;
+}
+
+export interface ReadinessReport {
+  status: 'UP' | 'DOWN';
+  components: Record<string, { status: 'UP' | 'DOWN'; error?: string }>;
+}
+
+export async function checkReadiness(checks: Record<string, ReadinessCheck>, timeoutMs: number): Promise<ReadinessReport> {
+  const components: ReadinessReport['components'] = {};
+  await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          check(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+          }),
+        ]);
+        components[name] = { status: 'UP' };
+      } catch (err) {
+        components[name] = { status: 'DOWN', error: (err as Error).message };
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  const status = Object.values(components).every((c) => c.status === 'UP') ? 'UP' : 'DOWN';
+  return { status, components };
+}
+
+/** Adds the 404 fallback and the one problem+json error handler. Call after all routes. */
+export function finishApp(app: Express): Express {
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(HttpProblem.notFound(`No route for ${req.method} ${req.path}`));
+  });
+  app.use(problemHandler);
+  return app;
+}
+
+export function problemHandler(err: unknown, req: Request, res: Response, _next: NextFunction) {
+  const problem = toHttpProblem(err);
+  const log = req.log ?? console;
+  if (problem.status >= 500 && !(err instanceof HttpProblem)) {
+    (log as Logger).error({ err }, 'unexpected error');
+  } else if (problem.status >= 500) {
+    (log as Logger).warn({ status: problem.status, detail: problem.detail }, 'request failed');
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  for (const [k, v] of Object.entries(problem.extra.headers ?? {})) res.setHeader(k, v);
+  res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.toProblem(req.originalUrl, req.id)));
+}
+
+/** Maps thrown values (our problems, body-parser's errors, anything else) to a problem. */
+export function toHttpProblem(err: unknown): HttpProblem {
+  if (err instanceof HttpProblem) return err;
+  const e = err as { type?: string; status?: number; statusCode?: number; message?: string; limit?: number };
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return HttpProblem.badRequest(`Malformed JSON body: ${e.message}`);
+    case 'entity.too.large':
+      return new HttpProblem(413, 'payloadTooLarge', `Body exceeds the limit of ${e.limit} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpProblem(415, 'validation', e.message ?? 'Unsupported body encoding');
+    case 'request.aborted':
+      return new HttpProblem(400, 'validation', 'Request aborted by the client');
+  }
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return new HttpProblem(status, 'validation', e.message ?? 'Bad request');
+  return new HttpProblem(500, 'internal', 'An unexpected error occurred; see the service log for the request id');
+}
