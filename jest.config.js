@@ -1,7 +1,11 @@
 // One jest run for the whole monorepo: unit tests sit beside the code (*.test.ts),
 // integration and system tests live in <workspace>/tests (*.int.test.ts, *.system.test.ts).
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
-const moduleNameMapper = { '^@mockyard/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts' };
+const moduleNameMapper = {
+  '^@mockyard/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+  // Prisma's generated client imports its siblings as ./x.js
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
 const common = {
   rootDir: __dirname,
   transform: { '^.+\\.ts$': swc },
