@@ -13,3 +13,10 @@ export function redisKeys(prefix = DEFAULT_REDIS_PREFIX) {
     bullPrefix: `${prefix}:bull`,
   };
 }
+
+/**
+ * Wire format of one traffic stream entry: `XADD <trafficStream> MAXLEN ~ <n> * event <json>` where
+ * <json> is a TrafficEvent (see traffic-event.ts). Consumers parse it with TrafficEventSchema and move
+ * entries that fail to the dead-letter stream with the reason.
+ */
+export const TRAFFIC_EVENT_FIELD = 'event';
