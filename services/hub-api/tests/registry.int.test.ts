@@ -20,7 +20,7 @@ describeWithEngines(`hub registry and active engine (genuine WireMock${skipReaso
   });
   afterAll(async () => {
     await hub?.stop();
-    await engine?.stop();
+    await engine?.remove();
     await backends?.cleanup();
   });
 
@@ -159,7 +159,7 @@ describeWithEngines(`hub registry and active engine (genuine WireMock${skipReaso
       await flaky.restart();
       await eventually(async () => (await call(hub.url, 'GET', `/hub/admin/registry/servers/${s.id}`)).body, (x) => x.health === 'UP');
     } finally {
-      await flaky.stop();
+      await flaky.remove();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freePort } from '@mockyard/testkit';
 
@@ -10,6 +11,8 @@ export interface WireMockServer {
   stop(): Promise<void>;
   /** Starts it again on the same port(s) after stop(). */
   restart(): Promise<void>;
+  /** Stops it for good and deletes its root dir. */
+  remove(): Promise<void>;
 }
 
 /** The standalone jar shipped by the `wiremock` npm package, or null. */
@@ -40,9 +43,11 @@ export async function startWireMock(options: { https?: boolean } = {}): Promise<
   if (!jar) throw new Error('wiremock jar not found');
   const port = await freePort();
   const httpsPort = options.https ? await freePort() : undefined;
+  // its own root dir: persisted stubs (recordings) must not land in the repo or leak between servers
+  const rootDir = mkdtempSync(join(tmpdir(), 'hub-wiremock-'));
   let child: ChildProcess | undefined;
   const launch = async () => {
-    const args = ['-XX:TieredStopAtLevel=1', '-Xmx192m', '-jar', jar, '--port', String(port), '--bind-address', '127.0.0.1', '--disable-banner'];
+    const args = ['-XX:TieredStopAtLevel=1', '-Xmx192m', '-jar', jar, '--port', String(port), '--bind-address', '127.0.0.1', '--disable-banner', '--root-dir', rootDir];
     if (httpsPort) args.push('--https-port', String(httpsPort));
     child = spawn('java', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -61,6 +66,15 @@ export async function startWireMock(options: { https?: boolean } = {}): Promise<
       const gone = new Promise((resolve) => c.once('exit', resolve));
       c.kill('SIGKILL');
       await gone;
+    },
+    remove: async () => {
+      const c = child;
+      if (c && c.exitCode === null) {
+        const gone = new Promise((resolve) => c.once('exit', resolve));
+        c.kill('SIGKILL');
+        await gone;
+      }
+      rmSync(rootDir, { recursive: true, force: true });
     },
     restart: launch,
   };
