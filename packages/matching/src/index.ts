@@ -27,3 +27,9 @@ export { formatNotMatchedReport } from './format-not-matched-report';
 export { exactPathKey } from './exact-path-key';
 export { matchUrlPathTemplate, compileUrlPathTemplate } from './url-path-template';
 export { parseQueryString } from './parsed-request';
+
+export type { TemplateModel, RequestModel, TemplateModelOptions } from './build-template-model';
+export { buildTemplateModel } from './build-template-model';
+export { renderTemplate, compileTemplate, isTemplate, TEMPLATE_HELPER_NAMES } from './render-template';
+export { TemplateError } from './template-error';
+export { ListOrSingle } from './list-or-single';
