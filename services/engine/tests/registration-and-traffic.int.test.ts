@@ -5,7 +5,7 @@ import { startHubRegistration } from '../src/adapters/hub-registration.client';
 import { createTrafficPublisher } from '../src/adapters/traffic.publisher';
 import { call, silentLogger, startTestEngine, startUpstream } from './engine-harness';
 
-async function waitFor<T>(read: () => Promise<T> | T, isDone: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+async function waitFor<T>(read: () => Promise<T> | T, isDone: (v: T) => boolean, timeoutMs = 3000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -17,7 +17,7 @@ function rawGet(path: string): Promise<{ data: Buffer; error?: string }> {
   const { port } = new URL(engine.url);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`));
     socket.on('data', (c) => chunks.push(c));
     socket.on('error', (err: NodeJS.ErrnoException) => resolve({ data: Buffer.concat(chunks), error: err.code }));
     socket.on('close', () => resolve({ data: Buffer.concat(chunks) }));

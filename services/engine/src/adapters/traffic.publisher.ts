@@ -6,6 +6,9 @@ import type { ServeEvent } from '../domain/serve-event';
 import { toTrafficEvent } from '../domain/to-traffic-event';
 
 export const TRAFFIC_STREAM_MAXLEN = 100000;
+/** Events waiting for Redis beyond this are dropped (counted), so a slow Redis cannot grow memory. */
+export const MAX_PENDING_EVENTS = 10000;
+const DOWN_STATES = new Set(['reconnecting', 'close', 'end']);
 
 export interface TrafficPublisher extends TrafficSink {
   readonly stats: { published: number; failed: number };
@@ -14,15 +17,24 @@ export interface TrafficPublisher extends TrafficSink {
 
 /**
  * Publishes each serve event to the traffic stream with `XADD … MAXLEN ~ 100000 * event <json>`. Fire and
- * forget: never awaited on the response path; failures (Redis down: commands fail fast, no offline queue)
- * are counted and logged at most once per 30 s.
+ * forget: never awaited on the response path. While Redis is down (reconnecting) events are dropped at once,
+ * and at most MAX_PENDING_EVENTS wait for it; drops and failures are counted and logged at most once per 30 s.
  */
 export function createTrafficPublisher(options: { redisUrl: string; prefix: string; engineId: string; logger: Logger }): TrafficPublisher {
-  const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined); // connection errors surface as failed commands below
   const stream = redisKeys(options.prefix).trafficStream;
   const stats = { published: 0, failed: 0 };
   let lastWarnAt = 0;
+  let pending = 0;
+  const fail = (reason: string) => {
+    stats.failed++;
+    const now = Date.now();
+    if (now - lastWarnAt > 30000) {
+      lastWarnAt = now;
+      options.logger.warn({ reason, failed: stats.failed }, 'traffic event not published');
+    }
+  };
   return {
     stats,
     publish(event: ServeEvent) {
@@ -30,21 +42,19 @@ export function createTrafficPublisher(options: { redisUrl: string; prefix: stri
       try {
         json = JSON.stringify(toTrafficEvent(event, options.engineId));
       } catch (err) {
-        stats.failed++;
-        options.logger.warn({ err }, 'traffic event could not be encoded');
-        return;
+        return fail(`not encodable: ${(err as Error).message}`);
       }
+      if (DOWN_STATES.has(redis.status)) return fail(`redis ${redis.status}`);
+      if (pending >= MAX_PENDING_EVENTS) return fail('too many events waiting for redis');
+      pending++;
       redis.xadd(stream, 'MAXLEN', '~', TRAFFIC_STREAM_MAXLEN, '*', TRAFFIC_EVENT_FIELD, json).then(
         () => {
+          pending--;
           stats.published++;
         },
         (err: Error) => {
-          stats.failed++;
-          const now = Date.now();
-          if (now - lastWarnAt > 30000) {
-            lastWarnAt = now;
-            options.logger.warn({ err: err.message, failed: stats.failed }, 'traffic event not published');
-          }
+          pending--;
+          fail(err.message);
         },
       );
     },
