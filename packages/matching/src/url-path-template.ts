@@ -35,8 +35,10 @@ export function compileUrlPathTemplate(template: string): UrlPathTemplate {
       let start = 0;
       const values: Record<string, string> = {};
       for (let i = 0; i < parts.length; i++) {
-        const end = i === parts.length - 1 ? path.length : path.indexOf('/', start);
-        if (end < 0) return null;
+        const last = i === parts.length - 1;
+        const slash = path.indexOf('/', start);
+        if (last ? slash >= 0 : slash < 0) return null;
+        const end = last ? path.length : slash;
         const segment = path.slice(start, end);
         const part = parts[i];
         if (part.name !== undefined) {
