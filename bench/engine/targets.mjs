@@ -85,11 +85,10 @@ export async function startEngine(repoRoot, otherCount, extraArgs = []) {
   if (!existsSync(main)) throw new Error('engine not built: run `npx tsc -b services/engine` first');
   const port = await freePort();
   const rootDir = mkdtempSync(path.join(os.tmpdir(), 'mockyard-bench-'));
-  const child = spawn(process.execPath, [...extraArgs, main], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ENGINE_PORT: String(port), ENGINE_ROOT_DIR: rootDir, LOG_LEVEL: 'WARN', REDIS_URL: '', HUB_URL: '' },
-  });
+  const env = { ...process.env, ENGINE_PORT: String(port), ENGINE_ROOT_DIR: rootDir, LOG_LEVEL: 'WARN' };
+  delete env.REDIS_URL; // no traffic publishing, no hub registration: the engine alone
+  delete env.HUB_URL;
+  const child = spawn(process.execPath, [...extraArgs, main], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'], env });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/__admin/health`, 20000, child);
   await importStubs(url, buildStubs(otherCount));

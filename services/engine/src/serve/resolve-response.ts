@@ -22,11 +22,17 @@ export interface ResolvedResponse {
   proxy?: ProxyTarget;
 }
 
-interface StaticResponse {
+export interface StaticResponse {
   status: number;
   statusMessage?: string;
   headers: Record<string, string | string[]>;
+  /** The headers as Node's flat [name, value, name, value…] list for writeHead. */
+  flatHeaders: string[];
   body: Buffer;
+  /** The body as text when it is text: Node then sends head and body in one write. */
+  bodyText?: string;
+  /** No templating, file, delay, dribble, fault or proxy: can be sent as is. */
+  isPlain: boolean;
 }
 
 export interface ResolveContext {
@@ -49,12 +55,38 @@ function inlineBody(response: ResponseDefinition): Buffer {
   return EMPTY;
 }
 
-/** The part of a stub's response that never changes between requests, computed once per stub version. */
-function staticResponseOf(stored: StoredStub): StaticResponse {
+function flatten(headers: Record<string, string | string[]>): string[] {
+  const flat: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (Array.isArray(value)) for (const v of value) flat.push(name, v);
+    else flat.push(name, value);
+  }
+  return flat;
+}
+
+/** The part of a stub's response that never changes between requests, computed once per stub (version). */
+export function staticResponseOf(stored: StoredStub, isGlobalTemplating: boolean): StaticResponse {
   const cached = stored.cache as StaticResponse | undefined;
   if (cached) return cached;
   const r = stored.stub.response;
-  const value: StaticResponse = { status: r.status ?? 200, statusMessage: r.statusMessage, headers: r.headers ?? {}, body: inlineBody(r) };
+  const headers = r.headers ?? {};
+  const isText = r.base64Body === undefined && (r.jsonBody !== undefined || r.body !== undefined);
+  const value: StaticResponse = {
+    status: r.status ?? 200,
+    statusMessage: r.statusMessage,
+    headers,
+    flatHeaders: flatten(headers),
+    body: inlineBody(r),
+    bodyText: isText ? (r.jsonBody !== undefined ? JSON.stringify(r.jsonBody) : r.body) : undefined,
+    isPlain:
+      !isTemplated(r, isGlobalTemplating) &&
+      r.bodyFileName === undefined &&
+      r.fixedDelayMilliseconds === undefined &&
+      r.delayDistribution === undefined &&
+      r.chunkedDribbleDelay === undefined &&
+      r.fault === undefined &&
+      r.proxyBaseUrl === undefined,
+  };
   stored.cache = value;
   return value;
 }
@@ -72,9 +104,9 @@ export async function resolveResponse(stored: StoredStub, request: MatchableRequ
   const common = { delayMs, dribble: def.chunkedDribbleDelay, fault: def.fault };
 
   if (!templated) {
-    const fixed = staticResponseOf(stored);
+    const fixed = staticResponseOf(stored, context.isGlobalTemplating);
     const body = def.bodyFileName !== undefined ? await context.files.read(def.bodyFileName) : fixed.body;
-    return { ...fixed, body, ...common, proxy: proxyTargetOf(def, (s) => s) };
+    return { status: fixed.status, statusMessage: fixed.statusMessage, headers: fixed.headers, body, ...common, proxy: proxyTargetOf(def, (s) => s) };
   }
 
   const model = buildTemplateModel(request, {

@@ -6,8 +6,8 @@ import type { MockEngine } from '../domain/mock-engine';
 import type { LoggedResponse, ServeEvent } from '../domain/serve-event';
 import type { StoredStub } from '../domain/stub-store';
 import { forwardRequest } from './proxy-request';
-import { resolveResponse, type ResolvedResponse } from './resolve-response';
-import { sleep, writeDribbled, writeFault } from './write-response';
+import { resolveResponse, staticResponseOf, type ResolvedResponse } from './resolve-response';
+import { ClientGone, sleep, writeDribbled, writeFault } from './write-response';
 
 export interface ServeOptions {
   proxyTimeoutMs: number;
@@ -63,23 +63,32 @@ export function createServeHandler(engine: MockEngine, logger: Logger, options: 
         clientIp: socket.remoteAddress,
         id: randomUUID(),
       });
-      serve(engine, request, res, loggedDate, startedAt, options).catch((err) => {
+      const fail = (err: unknown) => {
         logger.error({ err, url: request.url }, 'serving a request failed');
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('Mockyard engine error; see the engine log');
         else res.destroy();
-      });
+      };
+      try {
+        serve(engine, request, res, loggedDate, startedAt, options)?.catch(fail);
+      } catch (err) {
+        fail(err);
+      }
     });
   };
 }
 
-async function serve(engine: MockEngine, request: MatchableRequest, res: ServerResponse, loggedDate: number, startedAt: number, options: ServeOptions) {
+function finishEvent(engine: MockEngine, event: ServeEvent, startedAt: number) {
+  const totalTime = Math.round(performance.now() - startedAt);
+  event.timing = { addedDelay: event.timing?.addedDelay ?? 0, processTime: 0, responseSendTime: 0, serveTime: totalTime, totalTime };
+  for (const listener of engine.serveListeners) listener(event);
+}
+
+function serve(engine: MockEngine, request: MatchableRequest, res: ServerResponse, loggedDate: number, startedAt: number, options: ServeOptions): Promise<void> | void {
   const event: ServeEvent = { id: request.id!, request, loggedDate, wasMatched: false, responseDefinition: {} };
-  const closed = new AbortController();
+  const gone = new ClientGone();
   res.once('close', () => {
-    closed.abort();
-    const totalTime = Math.round(performance.now() - startedAt);
-    event.timing = { addedDelay: event.timing?.addedDelay ?? 0, processTime: 0, responseSendTime: 0, serveTime: totalTime, totalTime };
-    for (const listener of engine.serveListeners) listener(event);
+    gone.mark();
+    finishEvent(engine, event, startedAt);
   });
 
   const selected = selectStub(engine, request);
@@ -91,6 +100,25 @@ async function serve(engine: MockEngine, request: MatchableRequest, res: ServerR
   event.responseDefinition = stub.response;
   if (stub.scenarioName && stub.newScenarioState) engine.scenarios.set(stub.scenarioName, stub.newScenarioState);
 
+  // Fast path: a fixed response with no delay anywhere is written synchronously, head and text body in one write.
+  const fixed = staticResponseOf(selected.stored, engine.options.isGlobalTemplating);
+  const settings = engine.settings;
+  if (fixed.isPlain && !settings.fixedDelay && !settings.delayDistribution) {
+    event.response = { status: fixed.status, statusMessage: fixed.statusMessage, headers: fixed.headers, body: fixed.body };
+    try {
+      if (fixed.statusMessage) res.writeHead(fixed.status, fixed.statusMessage, fixed.flatHeaders);
+      else res.writeHead(fixed.status, fixed.flatHeaders);
+    } catch (err) {
+      return sendSimple(res, event, 500, `Invalid response in stub ${stub.id}: ${(err as Error).message}`);
+    }
+    res.end(fixed.bodyText ?? fixed.body);
+    return;
+  }
+  return serveResolved(engine, selected, request, res, event, gone, options);
+}
+
+async function serveResolved(engine: MockEngine, selected: Selected, request: MatchableRequest, res: ServerResponse, event: ServeEvent, gone: ClientGone, options: ServeOptions) {
+  const stub = selected.stored.stub;
   let resolved: ResolvedResponse;
   try {
     resolved = await resolveResponse(selected.stored, request, {
@@ -105,8 +133,8 @@ async function serve(engine: MockEngine, request: MatchableRequest, res: ServerR
   }
 
   event.timing = { addedDelay: resolved.delayMs, processTime: 0, responseSendTime: 0, serveTime: 0, totalTime: 0 };
-  await sleep(resolved.delayMs, closed.signal);
-  if (closed.signal.aborted) return;
+  await sleep(resolved.delayMs, gone);
+  if (gone.isGone) return;
 
   if (resolved.fault) {
     event.response = { status: resolved.status, headers: {}, body: Buffer.alloc(0), fault: resolved.fault };
@@ -117,10 +145,10 @@ async function serve(engine: MockEngine, request: MatchableRequest, res: ServerR
   if (proxy) {
     event.proxiedTo = proxy.baseUrl;
     try {
-      const upstream = await forwardRequest(request, proxy, closed.signal, options.proxyTimeoutMs);
+      const upstream = await forwardRequest(request, proxy, gone.signal(), options.proxyTimeoutMs);
       resolved = { ...resolved, ...upstream };
     } catch (err) {
-      if (closed.signal.aborted) return;
+      if (gone.isGone) return;
       return sendSimple(res, event, 500, `Network failure trying to proxy to ${proxy.baseUrl}: ${(err as Error).message}`);
     }
   }
@@ -133,7 +161,7 @@ async function serve(engine: MockEngine, request: MatchableRequest, res: ServerR
   } catch (err) {
     return sendSimple(res, event, 500, `Invalid response in stub ${stub.id}: ${(err as Error).message}`);
   }
-  if (resolved.dribble) await writeDribbled(res, resolved.body, resolved.dribble, closed.signal);
+  if (resolved.dribble) await writeDribbled(res, resolved.body, resolved.dribble, gone);
   else res.end(resolved.body);
 }
 

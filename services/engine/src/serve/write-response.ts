@@ -2,17 +2,42 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Fault } from '@mockyard/matching';
 
-/** Resolves after `ms`, or early when `signal` aborts (the client went away). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Whether the client has gone away. Cheaper than an AbortController per request (aborting one builds a
+ * DOMException); `signal()` makes one only for the paths that need it (proxying).
+ */
+export class ClientGone {
+  isGone = false;
+  private callbacks: (() => void)[] | undefined;
+
+  mark() {
+    this.isGone = true;
+    const callbacks = this.callbacks;
+    this.callbacks = undefined;
+    if (callbacks) for (const cb of callbacks) cb();
+  }
+
+  onGone(cb: () => void) {
+    if (this.isGone) cb();
+    else (this.callbacks ??= []).push(cb);
+  }
+
+  signal(): AbortSignal {
+    const controller = new AbortController();
+    this.onGone(() => controller.abort());
+    return controller.signal;
+  }
+}
+
+/** Resolves after `ms`, or early when the client goes away. */
+export function sleep(ms: number, gone?: ClientGone): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
+    const timer = setTimeout(resolve, ms);
+    gone?.onGone(() => {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
       resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
+    });
   });
 }
 
@@ -41,13 +66,13 @@ export function writeFault(res: ServerResponse, fault: Fault, status = 200) {
 }
 
 /** Writes the body in `numberOfChunks` pieces spread over `totalDuration` ms (WireMock's chunkedDribbleDelay). */
-export async function writeDribbled(res: ServerResponse, body: Buffer, dribble: { numberOfChunks: number; totalDuration: number }, signal: AbortSignal) {
+export async function writeDribbled(res: ServerResponse, body: Buffer, dribble: { numberOfChunks: number; totalDuration: number }, gone: ClientGone) {
   const chunks = Math.max(1, Math.min(dribble.numberOfChunks, body.length || 1));
   const size = Math.ceil(body.length / chunks);
   const pauseMs = dribble.totalDuration / chunks;
-  for (let i = 0; i < chunks && !signal.aborted; i++) {
+  for (let i = 0; i < chunks && !gone.isGone; i++) {
     res.write(body.subarray(i * size, (i + 1) * size));
-    if (i < chunks - 1) await sleep(pauseMs, signal);
+    if (i < chunks - 1) await sleep(pauseMs, gone);
   }
   res.end();
 }
