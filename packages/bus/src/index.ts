@@ -1,0 +1,3 @@
+export * from './bus-logger';
+export * from './decode-traffic-entry';
+export * from './traffic-consumer';
