@@ -16,6 +16,8 @@ export const LoggedExchangeSchema = z.object({
   source: TrafficSourceSchema,
   engineId: z.string().nullable(),
   clientAddress: z.string().nullable(),
+  /** X-Request-Id the gateway (or engine) answered with, for finding the exchange in service logs. */
+  correlationId: z.string().nullable(),
   request: z.object({
     method: z.string(),
     url: z.string(),
@@ -59,6 +61,7 @@ export const LoggedRequestSchema = z.object({
   port: z.number().int().nullable(),
   path: z.string(),
   clientAddress: z.string().nullable(),
+  correlationId: z.string().nullable(),
   headers: HeadersSchema,
   body: CapturedBodySchema.nullable(),
   /** Status of the response to this request; null when none came back. */

@@ -2,6 +2,9 @@
 -- Every listing is ordered newest first by (started_at, seq), so each filter index ends with both
 -- columns: the first page of any one filter is an index range scan that stops after `size` rows.
 
+-- AlterTable: the producer's X-Request-Id (TrafficEvent.requestId)
+ALTER TABLE "exchanges" ADD COLUMN "correlation_id" TEXT;
+
 -- DropIndex
 DROP INDEX IF EXISTS "exchanges_started_at_idx";
 DROP INDEX IF EXISTS "exchanges_method_started_at_idx";
