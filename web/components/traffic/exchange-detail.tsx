@@ -30,8 +30,12 @@ export function ExchangeDetail({ id, onClose }: { id: string; onClose: () => voi
       </aside>
     );
   }
-  const { request, response } = detail.data;
+  const exchange = detail.data;
+  const { request, response } = exchange;
   const status = response?.status ?? request.status ?? null;
+  const startedAt = exchange.startedAt ?? request.timestamp;
+  const durationMs = exchange.durationMs ?? response?.durationMs ?? request.durationMs;
+  const source = exchange.source ?? request.source;
   const url = request.url ?? '';
   const copyCurl = async () => {
     const command = buildCurl({ method: request.method ?? 'GET', url, headers: request.headers, body: request.body });
@@ -52,9 +56,9 @@ export function ExchangeDetail({ id, onClose }: { id: string; onClose: () => voi
         <div className="row">
           <span className="method">{request.method}</span>
           <span className={`status status-${classifyStatus(status, detail.data.error)}`}>{status ?? (detail.data.error ? 'ERR' : '…')}</span>
-          <span className="muted small-text">{formatDuration(response?.durationMs ?? request.durationMs)}</span>
-          <span className="muted small-text">{request.timestamp ? new Date(request.timestamp).toLocaleString() : ''}</span>
-          {request.source ? <span className="badge">{request.source}</span> : null}
+          <span className="muted small-text">{formatDuration(durationMs)}</span>
+          <span className="muted small-text">{startedAt ? new Date(startedAt).toLocaleString() : ''}</span>
+          {source ? <span className="badge">{source}{exchange.engineId ? `:${exchange.engineId}` : ''}</span> : null}
           <span className="spacer" />
           <button type="button" className="small" onClick={onClose} aria-label="Close detail">✕</button>
         </div>
@@ -74,9 +78,12 @@ export function ExchangeDetail({ id, onClose }: { id: string; onClose: () => voi
       <section style={{ padding: '0 12px 12px' }}>
         <h3>Timing</h3>
         <table className="kv"><tbody>
-          <tr><td>started</td><td>{request.timestamp ?? '—'}</td></tr>
-          <tr><td>total</td><td>{formatDuration(response?.durationMs ?? request.durationMs)}</td></tr>
-          {request.clientAddress ? <tr><td>client</td><td>{request.clientAddress}</td></tr> : null}
+          <tr><td>started</td><td>{startedAt ?? '—'}</td></tr>
+          <tr><td>total</td><td>{formatDuration(durationMs)}</td></tr>
+          {exchange.clientAddress ?? request.clientAddress ? <tr><td>client</td><td>{exchange.clientAddress ?? request.clientAddress}</td></tr> : null}
+          {exchange.correlationId ? <tr><td>request id</td><td>{exchange.correlationId}</td></tr> : null}
+          {exchange.matchedStubId ? <tr><td>matched stub</td><td>{exchange.matchedStubId}</td></tr> : null}
+          {exchange.nearMiss ? <tr><td>near miss</td><td>{exchange.nearMiss}</td></tr> : null}
         </tbody></table>
       </section>
     </aside>

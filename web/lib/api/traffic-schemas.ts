@@ -23,8 +23,8 @@ export const ExchangeSummaryWireSchema = z.looseObject({
   durationMs: nullableNumber,
   requestSize: nullableNumber,
   responseSize: nullableNumber,
-  requestBytes: nullableNumber,
-  responseBytes: nullableNumber,
+  requestBodySize: nullableNumber,
+  responseBodySize: nullableNumber,
   body: CapturedBodySchema.nullable().optional(),
   error: nullableString,
 });
@@ -59,8 +59,8 @@ export function toExchangeRow(wire: ExchangeSummaryWire): ExchangeRow {
     path: wire.path ?? path,
     status: wire.status ?? null,
     durationMs: wire.durationMs ?? null,
-    requestSize: wire.requestSize ?? wire.requestBytes ?? wire.body?.size ?? null,
-    responseSize: wire.responseSize ?? wire.responseBytes ?? null,
+    requestSize: wire.requestBodySize ?? wire.requestSize ?? wire.body?.size ?? null,
+    responseSize: wire.responseBodySize ?? wire.responseSize ?? null,
     error: wire.error ?? null,
   };
 }
@@ -68,7 +68,7 @@ export function toExchangeRow(wire: ExchangeSummaryWire): ExchangeRow {
 export function splitUrl(url: string): { host: string; path: string } {
   try {
     const parsed = new URL(url);
-    return { host: parsed.host, path: `${parsed.pathname}${parsed.search}` };
+    return { host: parsed.hostname, path: `${parsed.pathname}${parsed.search}` };
   } catch {
     return { host: '', path: url };
   }
@@ -93,9 +93,18 @@ const MessageSchema = z.looseObject({
 });
 export type ExchangeMessage = z.infer<typeof MessageSchema>;
 
-/** `GET /api/exchanges/:id`: the request and, when one came back, its response. */
+/** `GET /api/exchanges/:id`: the request and, when one came back, its response, with the exchange's timing. */
 export const ExchangeDetailSchema = z.looseObject({
   id: z.union([z.string(), z.number()]).transform(String).optional(),
+  seq: z.number().optional(),
+  startedAt: z.string().optional(),
+  durationMs: nullableNumber,
+  source: z.string().optional(),
+  engineId: nullableString,
+  clientAddress: nullableString,
+  correlationId: nullableString,
+  matchedStubId: nullableString,
+  nearMiss: nullableString,
   request: MessageSchema,
   response: MessageSchema.nullable().optional(),
   error: nullableString,

@@ -5,6 +5,7 @@ export type TrafficFilters = {
   method?: string;
   /** an exact code (`404`) or a class (`5xx`) */
   status?: string;
+  /** host name without port, exact (case-insensitive), as the read API filters it */
   host?: string;
   /** substring of the URL */
   url?: string;
@@ -68,11 +69,15 @@ export function matchesFilters(row: ExchangeRow, filters: TrafficFilters): boole
       if (String(row.status)[0] !== wanted[0]) return false;
     } else if (String(row.status) !== wanted) return false;
   }
-  if (filters.host && !row.host.toLowerCase().includes(filters.host.toLowerCase())) return false;
+  if (filters.host && stripPort(row.host).toLowerCase() !== stripPort(filters.host).toLowerCase()) return false;
   if (filters.url && !row.url.toLowerCase().includes(filters.url.toLowerCase())) return false;
   if (filters.source && row.source !== filters.source) return false;
   const time = Date.parse(row.timestamp);
   if (filters.from && time < Date.parse(filters.from)) return false;
   if (filters.to && time > Date.parse(filters.to)) return false;
   return true;
+}
+
+function stripPort(host: string): string {
+  return host.startsWith('[') ? host.replace(/\]:\d+$/, ']') : host.replace(/:\d+$/, '');
 }

@@ -1,5 +1,5 @@
-import { forwardRequest } from '@/lib/server/forward-request';
-import { readUpstreams } from '@/lib/server/upstreams';
+import { forwardRequest } from '../../../lib/server/forward-request';
+import { readUpstreams } from '../../../lib/server/upstreams';
 
 export const dynamic = 'force-dynamic';
 

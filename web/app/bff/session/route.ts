@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { readCookie, SESSION_KEY_COOKIE } from '@/lib/server/forward-request';
-import { readUpstreams } from '@/lib/server/upstreams';
+import { readCookie, SESSION_KEY_COOKIE } from '../../../lib/server/forward-request';
+import { readUpstreams } from '../../../lib/server/upstreams';
 
 export const dynamic = 'force-dynamic';
 
