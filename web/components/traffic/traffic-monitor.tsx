@@ -157,7 +157,7 @@ export function TrafficMonitor() {
             <span className="spacer" />
             {history.isLoading ? <span className="muted">loading…</span> : null}
             {history.error && rows.length > 0 ? <span className="status-server-error">{history.error instanceof ApiError ? history.error.message : 'history failed'}</span> : null}
-            {!history.isLast ? (
+            {!history.isLast && !(history.error && rows.length === 0) ? (
               <button type="button" className="small" disabled={history.isLoading} onClick={() => void loadHistoryPage(history.nextPage, false)}>Load older</button>
             ) : null}
           </div>

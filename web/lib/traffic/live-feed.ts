@@ -8,6 +8,8 @@ export type LiveFeedOptions = {
   onBatch: (rows: ExchangeRow[]) => void;
   onState: (state: FeedState) => void;
   flushMs?: number;
+  /** Wait before opening a new connection after the browser gave up on one. */
+  reconnectMs?: number;
   createEventSource?: (url: string) => EventSource;
 };
 
@@ -17,36 +19,63 @@ export type LiveFeedOptions = {
  */
 export function openLiveFeed(options: LiveFeedOptions): () => void {
   const flushMs = options.flushMs ?? 150;
-  const source = (options.createEventSource ?? ((url) => new EventSource(url)))(options.url);
+  const reconnectMs = options.reconnectMs ?? 3000;
+  const create = options.createEventSource ?? ((url: string) => new EventSource(url));
   let buffer: ExchangeRow[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastEventId: string | undefined;
+  let source: EventSource | undefined;
+  let isClosed = false;
 
   const flush = () => {
-    timer = undefined;
+    flushTimer = undefined;
     if (buffer.length === 0) return;
     const rows = buffer;
     buffer = [];
     options.onBatch(rows);
   };
   const receive = (event: MessageEvent<string>) => {
+    if (event.lastEventId) lastEventId = event.lastEventId;
     const row = parseFeedEvent(event.data);
     if (!row) return;
     buffer.push(row);
-    timer ??= setTimeout(flush, flushMs);
+    flushTimer ??= setTimeout(flush, flushMs);
   };
-
-  options.onState('connecting');
-  source.onopen = () => options.onState('live');
-  source.onerror = () => options.onState(source.readyState === 2 ? 'closed' : 'reconnecting');
-  source.onmessage = receive;
-  source.addEventListener('exchange', receive as EventListener);
+  const connect = () => {
+    reconnectTimer = undefined;
+    options.onState('connecting');
+    // A new EventSource does not carry Last-Event-ID over, so the resume point goes in the query.
+    const current = create(lastEventId ? withQuery(options.url, 'lastEventId', lastEventId) : options.url);
+    source = current;
+    current.onopen = () => options.onState('live');
+    current.onerror = () => {
+      if (isClosed) return;
+      if (current.readyState !== 2) {
+        options.onState('reconnecting');
+        return;
+      }
+      // The browser gave up (the server answered an error or is gone): try again ourselves.
+      options.onState('reconnecting');
+      reconnectTimer ??= setTimeout(connect, reconnectMs);
+    };
+    current.onmessage = receive;
+    current.addEventListener('exchange', receive as EventListener);
+  };
+  connect();
 
   return () => {
-    source.close();
-    if (timer) clearTimeout(timer);
+    isClosed = true;
+    source?.close();
+    if (flushTimer) clearTimeout(flushTimer);
+    if (reconnectTimer) clearTimeout(reconnectTimer);
     flush();
     options.onState('closed');
   };
+}
+
+function withQuery(url: string, key: string, value: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}${key}=${encodeURIComponent(value)}`;
 }
 
 /** One feed event's data → a row; malformed events are skipped (the feed keeps going). */
