@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 type VirtualListProps<T> = {
   items: T[];
@@ -30,13 +30,29 @@ export function VirtualList<T>({ items, rowHeight, renderRow, getKey, selectedIn
     return () => observer.disconnect();
   }, []);
 
+  // Rows put on top while the user is scrolled down: keep what they look at in place (as devtools does).
+  const firstKeyRef = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const viewport = viewportRef.current;
+    const previousFirst = firstKeyRef.current;
+    firstKeyRef.current = items.length ? getKey(items[0]) : undefined;
+    if (!viewport || !previousFirst || viewport.scrollTop === 0) return;
+    const shift = items.findIndex((item) => getKey(item) === previousFirst);
+    if (shift > 0) {
+      viewport.scrollTop += shift * rowHeight;
+      setScrollTop(viewport.scrollTop);
+    }
+  }, [items]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Bring the selected row into view when the selection moves (not when rows arrive above it).
+  const selectedKey = selectedIndex >= 0 && items[selectedIndex] ? getKey(items[selectedIndex]) : undefined;
   useEffect(() => {
     const viewport = viewportRef.current;
     if (!viewport || selectedIndex < 0) return;
     const top = selectedIndex * rowHeight;
     if (top < viewport.scrollTop) viewport.scrollTop = top;
     else if (top + rowHeight > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + rowHeight - viewport.clientHeight;
-  }, [selectedIndex, rowHeight]);
+  }, [selectedKey, rowHeight]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
   const last = Math.min(items.length, Math.ceil((scrollTop + viewportHeight) / rowHeight) + overscan);

@@ -52,6 +52,7 @@ export function FanoutPanel({ servers, mappings }: { servers: Server[]; mappings
   return (
     <section className="panel" aria-labelledby="fanout-title">
       <h2 id="fanout-title" style={{ marginTop: 0 }}>Push {mappings.length} stub{mappings.length === 1 ? '' : 's'} to engines</h2>
+      {mappings.length === 0 ? <p className="muted small-text" style={{ marginTop: 0 }}>Tick stubs in the list, choose engines, push: each engine&apos;s result shows below.</p> : null}
       <fieldset style={{ border: 'none', padding: 0, margin: 0 }}>
         <legend className="sr-only">Target engines</legend>
         <div className="row">
