@@ -51,7 +51,7 @@ export class LiveFeeds {
     let closed = false;
     let cursor = 0;
     let buffer: StoredExchange[] | null = [];
-    let heartbeat: NodeJS.Timeout | undefined;
+    let heartbeat: NodeJS.Timeout | undefined = undefined;
     let unsubscribe = () => {};
     const close = () => {
       if (closed) return;
