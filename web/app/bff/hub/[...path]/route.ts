@@ -1,0 +1,25 @@
+import { forwardRequest, readCookie, readSearch, SESSION_KEY_COOKIE } from '../../../../lib/server/forward-request';
+import { readUpstreams } from '../../../../lib/server/upstreams';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ path: string[] }> };
+
+/**
+ * Forwards /bff/hub/admin/* to the hub's public /hub/admin/* and adds X-Hub-Api-Key: the key from
+ * HUB_API_KEY (held server-side), else the one the user entered once (HttpOnly session cookie).
+ */
+async function forwardToHub(request: Request, context: Context): Promise<Response> {
+  const { path } = await context.params;
+  if (path[0] !== 'admin') return Response.json({ title: 'Not found', status: 404 }, { status: 404 });
+  const { hubUrl, hubApiKey } = readUpstreams();
+  const apiKey = hubApiKey ?? readCookie(request, SESSION_KEY_COOKIE);
+  const encodedPath = path.map(encodeURIComponent).join('/');
+  return forwardRequest(request, `${hubUrl}/hub/${encodedPath}${readSearch(request)}`, apiKey ? { 'X-Hub-Api-Key': apiKey } : {});
+}
+
+export const GET = forwardToHub;
+export const POST = forwardToHub;
+export const PUT = forwardToHub;
+export const PATCH = forwardToHub;
+export const DELETE = forwardToHub;

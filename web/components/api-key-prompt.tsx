@@ -1,0 +1,63 @@
+'use client';
+import { useEffect, useRef, useState } from 'react';
+import { saveApiKey } from '@/lib/api/hub-client';
+import { announceAuthorized, onUnauthorized } from '@/lib/ui/auth-events';
+
+/**
+ * Shown when the hub answers 401 and the server holds no key: the user enters the key once; it goes to
+ * this app's server and comes back as an HttpOnly session cookie (never in browser storage).
+ */
+export function ApiKeyPrompt() {
+  const [isOpen, setIsOpen] = useState(false);
+  const [apiKey, setApiKey] = useState('');
+  const [error, setError] = useState<string>();
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => onUnauthorized(() => setIsOpen(true)), []);
+  useEffect(() => {
+    if (isOpen) inputRef.current?.focus();
+  }, [isOpen]);
+
+  if (!isOpen) return null;
+  return (
+    <div className="dialog-backdrop">
+      <form
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="api-key-title"
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') setIsOpen(false);
+        }}
+        onSubmit={async (event) => {
+          event.preventDefault();
+          try {
+            await saveApiKey(apiKey);
+            setApiKey('');
+            setError(undefined);
+            setIsOpen(false);
+            announceAuthorized();
+          } catch (caught) {
+            setError(caught instanceof Error ? caught.message : String(caught));
+          }
+        }}
+      >
+        <h2 id="api-key-title">The hub needs an API key</h2>
+        <p className="muted">
+          This hub protects its admin API with a key (header <code>X-Hub-Api-Key</code>). Enter it once: it is kept
+          by the dashboard server in an HttpOnly cookie for this browser session. Operators can set{' '}
+          <code>HUB_API_KEY</code> on the dashboard instead, and nobody is asked.
+        </p>
+        <label className="field">
+          <span>API key</span>
+          <input ref={inputRef} type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} required />
+        </label>
+        {error ? <div className="note error" role="alert">{error}</div> : null}
+        <div className="row" style={{ marginTop: 12, justifyContent: 'flex-end' }}>
+          <button type="button" onClick={() => setIsOpen(false)}>Later</button>
+          <button type="submit" className="primary" disabled={!apiKey.trim()}>Use this key</button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+'use client';
+import { useState } from 'react';
+import { hubClient } from '@/lib/api/hub-client';
+import type { Stub } from '@/lib/api/hub-schemas';
+import { NEW_STUB_TEMPLATE, readStubId } from '@/lib/stubs/stub-list';
+import { validateStubText } from '@/lib/stubs/validate-stub';
+import { useAction } from '@/lib/ui/use-resource';
+import { ErrorNote } from '../error-note';
+import { JsonEditor } from '../json-editor';
+
+type StubEditorProps = {
+  stub: Record<string, unknown>;
+  isNew: boolean;
+  engineId?: string;
+  engineName?: string;
+  onSaved: (saved: Stub) => void;
+  onDeleted: () => void;
+};
+
+/** Edits one stub as JSON; checks it against the stub schema before sending and shows the engine's refusal. */
+export function StubEditor({ stub, isNew, engineId, engineName, onSaved, onDeleted }: StubEditorProps) {
+  const id = isNew ? undefined : readStubId(stub as Stub);
+  const initial = JSON.stringify(isNew && Object.keys(stub).length === 0 ? NEW_STUB_TEMPLATE : stub, null, 2);
+  const [text, setText] = useState(initial);
+  const [savedNote, setSavedNote] = useState<string>();
+  const check = validateStubText(text);
+
+  const save = useAction(async () => {
+    if (!check.stub) return;
+    const saved = id ? await hubClient.updateStub(id, check.stub, engineId) : await hubClient.createStub(check.stub, engineId);
+    setSavedNote(`${id ? 'Saved' : 'Created'} on ${engineName ?? 'the active engine'}.`);
+    onSaved(saved);
+  });
+  const remove = useAction(async () => {
+    if (!id || !window.confirm('Delete this stub from the engine?')) return;
+    await hubClient.deleteStub(id, engineId);
+    onDeleted();
+  });
+
+  return (
+    <div className="panel">
+      <div className="row" style={{ marginBottom: 6 }}>
+        <h2 style={{ margin: 0 }}>{isNew ? 'New stub' : 'Edit stub'}</h2>
+        {id ? <span className="mono muted small-text">{id}</span> : null}
+        <span className="spacer" />
+        <button type="button" className="primary" disabled={!check.stub || save.isBusy} onClick={() => void save.run()}>
+          {save.isBusy ? 'Saving…' : isNew ? 'Create stub' : 'Save'}
+        </button>
+        {id ? <button type="button" className="danger" disabled={remove.isBusy} onClick={() => void remove.run()}>Delete</button> : null}
+      </div>
+      <JsonEditor
+        label="Stub mapping JSON"
+        initialText={initial}
+        docKey={id ?? 'new'}
+        onChange={(next) => { setText(next); setSavedNote(undefined); }}
+        validate={(value) => validateStubText(value).problems}
+      />
+      {check.problems.length ? (
+        <ul className="problems" aria-label="Problems" aria-live="polite">
+          {check.problems.map((p, i) => <li key={i}>{p.path}: {p.message}</li>)}
+        </ul>
+      ) : <div className="small-text muted" style={{ margin: '6px 0' }}>Valid stub JSON. Ctrl-F searches, Ctrl-Z undoes, Esc then Tab leaves the editor.</div>}
+      {savedNote ? <div className="note ok" role="status">{savedNote}</div> : null}
+      <ErrorNote error={save.error} what={`save the stub (the engine said no)`} />
+      <ErrorNote error={remove.error} what="delete the stub" />
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+'use client';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApiError } from '@/lib/api/api-error';
+import { HISTORY_PAGE_SIZE, trafficClient } from '@/lib/api/traffic-client';
+import type { ExchangeRow } from '@/lib/api/traffic-schemas';
+import { appendOlderRows, mergeNewRows, openLiveFeed, type FeedState } from '@/lib/traffic/live-feed';
+import { classifyStatus, formatBytes, formatDuration, formatTime } from '@/lib/traffic/status-class';
+import { hasFilters, matchesFilters, readFilters, writeFilters, type TrafficFilters } from '@/lib/traffic/traffic-filters';
+import { ErrorNote } from '../error-note';
+import { VirtualList } from '../virtual-list';
+import { ExchangeDetail } from './exchange-detail';
+import { FilterBar } from './filter-bar';
+
+const ROW_HEIGHT = 26;
+
+/** The live traffic monitor: history from the read API, then the live feed on top, newest first. */
+export function TrafficMonitor() {
+  const router = useRouter();
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const filters = useMemo(() => readFilters(new URLSearchParams(searchParams.toString())), [searchParams]);
+  const filterKey = writeFilters(filters).toString();
+  const selectedId = searchParams.get('id') ?? undefined;
+
+  const [rows, setRows] = useState<ExchangeRow[]>([]);
+  const seenRef = useRef(new Set<string>());
+  const [feedState, setFeedState] = useState<FeedState>('connecting');
+  const [isPaused, setIsPaused] = useState(false);
+  const pausedRef = useRef(false);
+  const pendingRef = useRef<ExchangeRow[]>([]);
+  const [pendingCount, setPendingCount] = useState(0);
+  const [history, setHistory] = useState<{ nextPage: number; totalElements: number; isLast: boolean; isLoading: boolean; error?: Error }>({ nextPage: 0, totalElements: 0, isLast: false, isLoading: true });
+
+  const setUrl = useCallback((nextFilters: TrafficFilters, id: string | undefined) => {
+    const query = writeFilters(nextFilters);
+    if (id) query.set('id', id);
+    const search = query.toString();
+    router.replace(search ? `${pathname}?${search}` : pathname, { scroll: false });
+  }, [pathname, router]);
+
+  const loadHistoryPage = useCallback(async (page: number, isFirst: boolean) => {
+    setHistory((h) => ({ ...h, isLoading: true, error: undefined }));
+    try {
+      const result = await trafficClient.fetchHistory(filters, page);
+      const older = result.rows.filter((row) => matchesFilters(row, filters));
+      setRows((current) => (isFirst ? mergeNewRows(current, [...older].reverse(), seenRef.current) : appendOlderRows(current, older, seenRef.current)));
+      setHistory({ nextPage: page + 1, totalElements: result.totalElements, isLast: result.last || result.rows.length < HISTORY_PAGE_SIZE, isLoading: false });
+    } catch (error) {
+      setHistory((h) => ({ ...h, isLoading: false, error: error instanceof Error ? error : new Error(String(error)) }));
+    }
+  }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // New filters: start over with history page 0 and a live feed carrying the same filters.
+  useEffect(() => {
+    seenRef.current = new Set();
+    pendingRef.current = [];
+    setPendingCount(0);
+    setRows([]);
+    void loadHistoryPage(0, true);
+    const close = openLiveFeed({
+      url: trafficClient.streamUrl(filters),
+      onState: setFeedState,
+      onBatch: (arrived) => {
+        const wanted = arrived.filter((row) => matchesFilters(row, filters));
+        if (wanted.length === 0) return;
+        if (pausedRef.current) {
+          pendingRef.current.push(...wanted);
+          setPendingCount(pendingRef.current.length);
+          return;
+        }
+        setRows((current) => mergeNewRows(current, wanted, seenRef.current));
+      },
+    });
+    return close;
+  }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const togglePause = () => {
+    const nextPaused = !pausedRef.current;
+    pausedRef.current = nextPaused;
+    setIsPaused(nextPaused);
+    if (!nextPaused && pendingRef.current.length) {
+      const pending = pendingRef.current;
+      pendingRef.current = [];
+      setPendingCount(0);
+      setRows((current) => mergeNewRows(current, pending, seenRef.current));
+    }
+  };
+
+  const clearView = () => {
+    setRows([]);
+    pendingRef.current = [];
+    setPendingCount(0);
+    setHistory((h) => ({ ...h, isLast: true }));
+  };
+
+  const [deleteError, setDeleteError] = useState<Error>();
+  const deleteAll = async () => {
+    if (!window.confirm('Delete ALL logged traffic on the server? This cannot be undone.')) return;
+    try {
+      await trafficClient.clearAll();
+      seenRef.current = new Set();
+      setRows([]);
+      setDeleteError(undefined);
+    } catch (error) {
+      setDeleteError(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+
+  const selectedIndex = selectedId ? rows.findIndex((row) => row.id === selectedId) : -1;
+  const select = (index: number) => setUrl(filters, rows[index]?.id);
+
+  return (
+    <div className="monitor">
+      <div className="toolbar">
+        <FilterBar filters={filters} onChange={(next) => setUrl(next, selectedId)} />
+        <span className="spacer" />
+        <div className="row">
+          <FeedIndicator state={feedState} isPaused={isPaused} />
+          <button type="button" onClick={togglePause} aria-pressed={isPaused}>
+            {isPaused ? `▶ Resume${pendingCount ? ` (${pendingCount} new)` : ''}` : '❚❚ Pause'}
+          </button>
+          <button type="button" onClick={clearView} title="Clear the list (the server keeps the traffic)">Clear</button>
+          <a className="button" href={trafficClient.harUrl(filters)} download="mockyard-traffic.har">Export HAR</a>
+          <button type="button" className="danger" onClick={deleteAll} title="Delete all logged traffic on the server">Delete all…</button>
+        </div>
+      </div>
+      <div className={`monitor-body${selectedId ? ' with-detail' : ''}`}>
+        <div className="list-pane">
+          <div className="list-header" aria-hidden="true">
+            <span>Time</span><span>Method</span><span>Host / path</span><span className="col-num">Status</span>
+            <span className="col-num">Duration</span><span className="col-num col-size">Size ↑ / ↓</span><span className="col-source">Source</span>
+          </div>
+          <ErrorNote error={deleteError} what="delete the traffic" />
+          {history.error && rows.length === 0 ? (
+            <div style={{ padding: '0 10px' }}>
+              <ErrorNote error={history.error} what="load traffic history" onRetry={() => void loadHistoryPage(0, true)} />
+            </div>
+          ) : null}
+          {rows.length === 0 && !history.isLoading && !history.error ? (
+            <div className="empty">
+              {hasFilters(filters) ? 'No exchanges match these filters yet.' : 'No traffic yet.'} Send a request through{' '}
+              <code>/proxy?url=…</code> and it appears here live.
+            </div>
+          ) : null}
+          <VirtualList
+            items={rows}
+            rowHeight={ROW_HEIGHT}
+            label="Exchanges, newest first"
+            selectedIndex={selectedIndex}
+            onSelectIndex={select}
+            getKey={(row) => row.id}
+            renderRow={(row, index) => <ExchangeRowView key={row.id} row={row} isSelected={index === selectedIndex} onSelect={() => select(index)} />}
+          />
+          <div className="list-footer" role="status" aria-live="polite">
+            <span>{rows.length} shown{history.totalElements ? ` · ${history.totalElements} in history` : ''}</span>
+            <span className="spacer" />
+            {history.isLoading ? <span className="muted">loading…</span> : null}
+            {history.error && rows.length > 0 ? <span className="status-server-error">{history.error instanceof ApiError ? history.error.message : 'history failed'}</span> : null}
+            {!history.isLast && !(history.error && rows.length === 0) ? (
+              <button type="button" className="small" disabled={history.isLoading} onClick={() => void loadHistoryPage(history.nextPage, false)}>Load older</button>
+            ) : null}
+          </div>
+        </div>
+        {selectedId ? <ExchangeDetail key={selectedId} id={selectedId} onClose={() => setUrl(filters, undefined)} /> : null}
+      </div>
+    </div>
+  );
+}
+
+function ExchangeRowView({ row, isSelected, onSelect }: { row: ExchangeRow; isSelected: boolean; onSelect: () => void }) {
+  const statusClass = classifyStatus(row.status, row.error);
+  return (
+    <div id={`row-${row.id}`} className="list-row" role="option" aria-selected={isSelected} onClick={onSelect} data-exchange-id={row.id}>
+      <span className="mono">{formatTime(row.timestamp)}</span>
+      <span className="method">{row.method}</span>
+      <span className="col-url" title={row.url}><span className="host">{row.host}</span>{row.path}</span>
+      <span className={`col-num status status-${statusClass}`}>{row.status ?? (row.error ? 'ERR' : '…')}</span>
+      <span className="col-num">{formatDuration(row.durationMs)}</span>
+      <span className="col-num col-size">{formatBytes(row.requestSize)} / {formatBytes(row.responseSize)}</span>
+      <span className="col-source"><span className="badge">{row.source}{row.engineId ? `:${row.engineId}` : ''}</span></span>
+    </div>
+  );
+}
+
+function FeedIndicator({ state, isPaused }: { state: FeedState; isPaused: boolean }) {
+  if (isPaused) return <span className="badge unknown">paused</span>;
+  if (state === 'live') return <span className="badge up"><span className="dot live" /> live</span>;
+  if (state === 'connecting') return <span className="badge">connecting…</span>;
+  return <span className="badge down" title="The live feed is down; it reconnects by itself">{state === 'reconnecting' ? 'feed reconnecting' : 'feed closed'}</span>;
+}

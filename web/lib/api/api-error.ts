@@ -1,0 +1,49 @@
+/** An HTTP call that did not give the expected answer; carries what the server said so the UI can show it. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  readonly url: string;
+
+  constructor(url: string, status: number, body: unknown, message?: string) {
+    super(message ?? describeErrorBody(status, body));
+    this.name = 'ApiError';
+    this.url = url;
+    this.status = status;
+    this.body = body;
+  }
+
+  get isUnauthorized(): boolean {
+    return this.status === 401;
+  }
+
+  /** 0 = never reached the server (network error, timeout). */
+  get isUnreachable(): boolean {
+    return this.status === 0 || this.status === 502 || this.status === 503 || this.status === 504;
+  }
+}
+
+/** Turns a problem+json, a WireMock `{errors:[…]}` or plain text into one readable line. */
+export function describeErrorBody(status: number, body: unknown): string {
+  if (status === 0) return typeof body === 'string' && body ? body : 'the server could not be reached';
+  if (body && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    if (Array.isArray(record.errors) && record.errors.length > 0) {
+      const parts = record.errors.map((error) => {
+        if (error && typeof error === 'object') {
+          const e = error as Record<string, unknown>;
+          const where = typeof e.path === 'string' ? e.path : (e.source as { pointer?: string } | undefined)?.pointer;
+          const what = String(e.message ?? e.title ?? e.detail ?? JSON.stringify(e));
+          return where ? `${where}: ${what}` : what;
+        }
+        return String(error);
+      });
+      const head = typeof record.detail === 'string' ? `${record.detail} — ` : '';
+      return `${status}: ${head}${parts.join('; ')}`;
+    }
+    if (typeof record.detail === 'string') return `${status}: ${record.detail}`;
+    if (typeof record.title === 'string') return `${status}: ${record.title}`;
+    if (typeof record.message === 'string') return `${status}: ${record.message}`;
+  }
+  if (typeof body === 'string' && body.trim()) return `${status}: ${body.trim().slice(0, 300)}`;
+  return `HTTP ${status}`;
+}

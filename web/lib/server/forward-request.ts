@@ -1,0 +1,63 @@
+/** Headers a browser call may carry upstream; everything else (cookies included) stays here. */
+const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'last-event-id', 'x-hub-target-server', 'x-request-id', 'cache-control'];
+/** Hop-by-hop or re-encoded headers that must not be copied from the upstream answer. */
+const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length', 'set-cookie']);
+
+export const SESSION_KEY_COOKIE = 'mockyard_hub_key';
+
+/**
+ * Forwards one browser call to an upstream public API and streams the answer back (SSE included).
+ * An upstream that cannot be reached answers 502 problem+json naming it, so the page shows "down", not a spinner.
+ */
+export async function forwardRequest(request: Request, upstreamUrl: string, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const headers = new Headers();
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  let upstream: Response;
+  try {
+    upstream = await fetch(upstreamUrl, {
+      method: request.method,
+      headers,
+      body: hasBody ? await request.arrayBuffer() : undefined,
+      redirect: 'manual',
+      cache: 'no-store',
+      signal: request.signal,
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    return Response.json(
+      {
+        type: 'https://mockyard.dev/problems/bad-gateway',
+        title: 'Upstream unreachable',
+        status: 502,
+        detail: `${new URL(upstreamUrl).origin} could not be reached: ${reason}`,
+      },
+      { status: 502, headers: { 'content-type': 'application/problem+json' } },
+    );
+  }
+  const responseHeaders = new Headers();
+  upstream.headers.forEach((value, name) => {
+    if (!DROPPED_RESPONSE_HEADERS.has(name.toLowerCase())) responseHeaders.set(name, value);
+  });
+  responseHeaders.set('cache-control', upstream.headers.get('cache-control') ?? 'no-store');
+  return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: responseHeaders });
+}
+
+/** The query string of the incoming request, with its leading "?" (or ""). */
+export function readSearch(request: Request): string {
+  return new URL(request.url).search;
+}
+
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get('cookie');
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return undefined;
+}

@@ -1,0 +1,19 @@
+import path from 'node:path';
+import type { NextConfig } from 'next';
+
+const monorepoRoot = path.join(__dirname, '..');
+
+/**
+ * The dashboard is served behind the gateway (/api -> traffic-logger, /hub -> hub-api, the rest -> here).
+ * Upstreams for the standalone case are read at run time by the route handlers in app/api and app/bff,
+ * not baked in here, so one build works behind the gateway and alone.
+ */
+const nextConfig: NextConfig = {
+  output: 'standalone',
+  outputFileTracingRoot: monorepoRoot,
+  turbopack: { root: monorepoRoot },
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+
+export default nextConfig;

@@ -1,0 +1,156 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from './support/launch-browser';
+import { startExtraEngine, startStack, type RunningStack } from './support/start-stack';
+
+/**
+ * The dashboard in Debian's Chromium against the real stack (gateway, logger, hub, engine, web as
+ * processes on free ports). Screenshots go to tests/.artifacts, or to docs/screenshots with
+ * UPDATE_SCREENSHOTS=1 (the README shows those).
+ */
+jest.setTimeout(60_000);
+
+const shotsDir = process.env.UPDATE_SCREENSHOTS ? join(__dirname, '..', 'docs', 'screenshots') : join(__dirname, '.artifacts');
+let stack: RunningStack;
+let upstream: Server;
+let upstreamUrl: string;
+let browser: { context: BrowserContext; close: () => Promise<void> };
+let page: Page;
+const extraEngines: Array<{ stop: () => Promise<void> }> = [];
+
+beforeAll(async () => {
+  mkdirSync(shotsDir, { recursive: true });
+  upstream = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ greeting: 'hello-from-upstream', method: req.method, received: body ? JSON.parse(body) : null }));
+    });
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  stack = await startStack();
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const engine of extraEngines) await engine.stop();
+  await stack?.stop();
+  await new Promise((resolve) => upstream?.close(resolve));
+}, 60_000);
+
+const sendThroughProxy = (path: string, init?: RequestInit) => fetch(`${stack.gatewayUrl}/proxy?url=${encodeURIComponent(`${upstreamUrl}${path}`)}`, init);
+const screenshot = (name: string) => page.screenshot({ path: join(shotsDir, `${name}.png`) });
+
+describe('the dashboard in a browser, against the real stack', () => {
+  it('shows traffic sent through /proxy live in the monitor, and its detail shows both bodies', async () => {
+    await page.goto(`${stack.gatewayUrl}/`);
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    const response = await sendThroughProxy('/browser/orders?x=1', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: 42 }),
+    });
+    expect(response.status).toBe(200);
+    const row = page.locator('.list-row', { hasText: '/browser/orders' });
+    await row.waitFor({ timeout: 15_000 });
+    await expect(row.locator('.status').textContent()).resolves.toBe('200');
+    await row.click();
+    const detail = page.getByRole('complementary', { name: 'Exchange detail' });
+    await detail.getByText('"hello-from-upstream"').first().waitFor();
+    await detail.getByRole('region', { name: 'Request' }).getByText('"order"').waitFor();
+    await screenshot('traffic-monitor');
+  });
+
+  it('keeps a filter from the page URL across a reload and applies it to the list', async () => {
+    await sendThroughProxy('/browser/other');
+    await page.goto(`${stack.gatewayUrl}/?method=POST&url=%2Fbrowser%2Forders`);
+    const check = async () => {
+      await expect(page.getByLabel('Method').inputValue()).resolves.toBe('POST');
+      await expect(page.getByLabel('URL contains').inputValue()).resolves.toBe('/browser/orders');
+      await page.locator('.list-row', { hasText: '/browser/orders' }).first().waitFor({ timeout: 15_000 });
+      await expect(page.locator('.list-row', { hasText: '/browser/other' }).count()).resolves.toBe(0);
+    };
+    await check();
+    await page.reload();
+    await check();
+    expect(new URL(page.url()).searchParams.get('method')).toBe('POST');
+  });
+
+  it('creates a stub in the JSON editor that answers on the engine port and shows in the list', async () => {
+    await page.goto(`${stack.gatewayUrl}/stubs`);
+    await page.getByRole('button', { name: 'New stub' }).click();
+    const editor = page.locator('.cm-content');
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('{ "request": { "method": "GET", "urlPath": "/browser-hello" }, "response": { "status": 0 } }');
+    await page.getByText('response.status:').waitFor();
+    await expect(page.getByRole('button', { name: 'Create stub' }).isDisabled()).resolves.toBe(true);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(JSON.stringify({
+      name: 'made in the browser', priority: 3,
+      request: { method: 'GET', urlPath: '/browser-hello' },
+      response: { status: 200, jsonBody: { from: 'editor' } },
+    }, null, 2));
+    await page.getByRole('button', { name: 'Create stub' }).click();
+    await page.getByText(/^Created on/).waitFor();
+    const answer = await fetch(`${stack.engineUrl}/browser-hello`);
+    expect({ status: answer.status, body: await answer.json() }).toEqual({ status: 200, body: { from: 'editor' } });
+    await page.locator('.stub-item', { hasText: '/browser-hello' }).waitFor();
+    await screenshot('stub-editor');
+  });
+
+  it('shows the stubs of the engine made active in the registry', async () => {
+    const second = await startExtraEngine();
+    extraEngines.push(second);
+    const created = await fetch(`${second.url}/__admin/mappings`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ request: { method: 'GET', urlPath: '/only-on-second' }, response: { status: 204 } }),
+    });
+    expect(created.status).toBe(201);
+
+    await page.goto(`${stack.gatewayUrl}/engines`);
+    await page.getByLabel('Name').fill('second');
+    await page.getByLabel('URL', { exact: true }).fill(second.url);
+    await page.getByRole('button', { name: 'Add engine' }).click();
+    await page.getByRole('button', { name: 'Make second active' }).click();
+    await page.locator('tr', { hasText: 'second' }).getByText('active', { exact: true }).waitFor();
+    await screenshot('engines');
+
+    await page.goto(`${stack.gatewayUrl}/stubs`);
+    await page.locator('.stub-item', { hasText: '/only-on-second' }).waitFor();
+    await expect(page.locator('.stub-item', { hasText: '/browser-hello' }).count()).resolves.toBe(0);
+
+    await page.goto(`${stack.gatewayUrl}/engines`);
+    await page.getByRole('button', { name: /^Make .* active$/ }).first().click();
+    await page.goto(`${stack.gatewayUrl}/stubs`);
+    await page.locator('.stub-item', { hasText: '/browser-hello' }).waitFor();
+  });
+
+  it('lists an unmatched request with a way to create the stub that would have matched', async () => {
+    expect((await fetch(`${stack.engineUrl}/browser-hellp`)).status).toBe(404);
+    await page.goto(`${stack.gatewayUrl}/unmatched`);
+    const item = page.getByRole('article', { name: 'GET /browser-hellp' });
+    await item.waitFor({ timeout: 15_000 });
+    await screenshot('unmatched');
+    await item.getByRole('button', { name: 'Create a stub that matches…' }).click();
+    await page.waitForURL(/\/stubs\?draft=1/);
+    await expect(page.locator('.cm-content').textContent()).resolves.toContain('/browser-hellp');
+  });
+
+  it('shows proxy and recording settings of the engine, and the dark theme', async () => {
+    await page.goto(`${stack.gatewayUrl}/proxy`);
+    await page.getByText('State:').waitFor();
+    await screenshot('proxy-recording');
+    await page.goto(`${stack.gatewayUrl}/`);
+    await page.getByRole('button', { name: /Switch to dark theme/ }).click();
+    await page.locator('.list-row').first().click();
+    await page.getByRole('complementary', { name: 'Exchange detail' }).waitFor();
+    await screenshot('traffic-monitor-dark');
+    await page.getByRole('button', { name: /Switch to light theme/ }).click();
+  });
+});

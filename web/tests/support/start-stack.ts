@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, createTestRedis, freePort, type TestDatabase } from '@mockyard/testkit';
+
+const root = join(__dirname, '..', '..', '..');
+
+export type RunningStack = {
+  gatewayUrl: string;
+  engineUrl: string;
+  hubUrl: string;
+  ports: Record<string, number>;
+  output: () => string;
+  stop: () => Promise<void>;
+};
+
+/**
+ * The whole topology as processes (`scripts/stack.mjs`) on free ports, with this file's own database and
+ * Redis prefix: the dashboard is driven through the gateway, as a user reaches it.
+ */
+export async function startStack(extraEnv: Record<string, string> = {}): Promise<RunningStack> {
+  for (const service of ['engine', 'traffic-logger', 'hub-api', 'proxy-gateway']) {
+    if (!existsSync(join(root, 'services', service, 'dist/main.js'))) throw new Error(`services/${service} is not built: run npm run build first`);
+  }
+  if (!existsSync(join(root, 'web/.next/standalone/web/server.js'))) throw new Error('web is not built: run npm run build first');
+  const db: TestDatabase = await createTestDatabase();
+  const redis = createTestRedis();
+  const ports: Record<string, number> = {};
+  for (const key of ['SERVER_PORT', 'SERVICE_PROXY_PORT', 'ENGINE_PORT', 'LOGGER_PORT', 'HUB_PORT', 'WEB_PORT']) ports[key] = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/stack.mjs')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      DATABASE_URL: db.url,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: redis.prefix,
+      ENGINE_ROOT_DIR: mkdtempSync(join(tmpdir(), 'web-engine-')),
+      LOG_LEVEL: 'WARN',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 90_000;
+  while (!/stack\s+\| ready/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`stack exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`stack did not become ready:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+  return {
+    gatewayUrl: url(ports.SERVER_PORT),
+    engineUrl: url(ports.ENGINE_PORT),
+    hubUrl: url(ports.HUB_PORT),
+    ports,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await db.drop();
+      await redis.cleanup();
+    },
+  };
+}
+
+/** A second engine process (no self-registration), for the fleet and "switch the active engine" flows. */
+export async function startExtraEngine(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, 'services/engine/dist/main.js')], {
+    cwd: root,
+    env: { ...process.env, ENGINE_PORT: String(port), ENGINE_ROOT_DIR: mkdtempSync(join(tmpdir(), 'web-engine2-')), LOG_LEVEL: 'WARN', HUB_URL: '' },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/__admin/health`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error('the extra engine did not start');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
