@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startServer, type StartedServer } from '@mockyard/service-kit';
-import { call, createTestBackends, startHub, type RunningHub } from './support/start-hub';
+import Redis from 'ioredis';
+// Tests only: the real traffic-logger in-process, through its own test fixture, for search_traffic.
+import { makeEvent, publish, startLogger, type RunningLogger } from '../../traffic-logger/tests/logger-fixture';
+import { call, createTestBackends, eventually, startHub, type RunningHub } from './support/start-hub';
 import { startWireMock, wireMockUnavailableReason, type WireMockServer } from './support/wiremock';
 
 jest.setTimeout(60000);
@@ -18,36 +20,20 @@ const REPO_ROOT = join(__dirname, '..', '..', '..');
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[] };
 const json = (r: unknown) => JSON.parse((r as ToolResult).content[0].text);
 
-/**
- * The traffic-logger is another service (not merged into this branch yet), so `search_traffic` is
- * tested against a small real HTTP server that answers `GET /api/requests` with the logger's page
- * envelope and records the query it received.
- */
-async function startLoggerStandIn() {
-  const queries: Record<string, string>[] = [];
-  const server = await startServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== '/api/requests') return void res.writeHead(404).end();
-    queries.push(Object.fromEntries(url.searchParams));
-    const content = [{ id: 'e1', method: 'GET', url: 'http://api.test/orders', status: 200 }];
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ content, totalElements: 1, totalPages: 1, number: 0, size: 20, numberOfElements: 1, first: true, last: true }));
-  }, 0);
-  return { server, queries };
-}
-
 describeWithEngines(`MCP tools through the SDK client (genuine WireMock${skipReason ? `; SKIPPED: ${skipReason}` : ''})`, () => {
   let backends: Awaited<ReturnType<typeof createTestBackends>>;
   let local: WireMockServer;
   let remote: WireMockServer;
-  let logger: { server: StartedServer; queries: Record<string, string>[] };
+  let logger: RunningLogger;
   let hub: RunningHub;
   let client: Client;
   let remoteId: string;
   const tool = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
   beforeAll(async () => {
-    [backends, local, remote, logger] = await Promise.all([createTestBackends(), startWireMock(), startWireMock(), startLoggerStandIn()]);
-    hub = await startHub({ ...backends, env: { LOCAL_ENGINE_URL: local.url, LOGGER_URL: logger.server.url, HUB_API_KEY: KEY }, startJobs: false });
+    [backends, local, remote] = await Promise.all([createTestBackends(), startWireMock(), startWireMock()]);
+    logger = await startLogger(backends.database, backends.redis);
+    hub = await startHub({ ...backends, env: { LOCAL_ENGINE_URL: local.url, LOGGER_URL: logger.url, HUB_API_KEY: KEY }, startJobs: false });
     remoteId = (await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'remote', url: remote.url }, headers: { 'X-Hub-Api-Key': KEY } })).body.id;
     client = new Client({ name: 'hub-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${hub.url}/mcp`), { requestInit: { headers: { 'X-Hub-Api-Key': KEY } } }));
@@ -55,7 +41,7 @@ describeWithEngines(`MCP tools through the SDK client (genuine WireMock${skipRea
   afterAll(async () => {
     await client?.close();
     await hub?.stop();
-    await logger?.server.close(100);
+    await logger?.close();
     await Promise.all([local?.remove(), remote?.remove()]);
     await backends?.cleanup();
   });
@@ -117,10 +103,29 @@ describeWithEngines(`MCP tools through the SDK client (genuine WireMock${skipRea
     expect(result.nearMisses[0].stubMapping.request.urlPath).toBe('/books');
   });
 
-  it('searches the traffic log with filters, passing the target engine as a filter', async () => {
-    const page = json(await tool('search_traffic', { method: 'GET', status: 200, q: 'orders', size: 5, targetServer: remoteId }));
-    expect(page).toMatchObject({ totalElements: 1, content: [{ id: 'e1' }] });
-    expect(logger.queries.at(-1)).toEqual({ method: 'GET', status: '200', q: 'orders', size: '5', engineId: remoteId });
+  it('searches the real traffic log with filters, and by engine with targetServer', async () => {
+    const redis = new Redis(backends.redis.url);
+    try {
+      await publish(redis, backends.redis.prefix, [
+        makeEvent({ method: 'GET', url: 'http://api.example.test/orders/1' }),
+        makeEvent({ method: 'POST', url: 'http://api.example.test/orders', response: { status: 500, headers: {} } }),
+        makeEvent({ source: 'engine', method: 'GET', url: `${local.url}/books/7`, request: { headers: { host: new URL(local.url).host } } }),
+      ]);
+    } finally {
+      redis.disconnect();
+    }
+    await eventually(() => call(logger.url, 'GET', '/api/requests'), (r) => r.body.totalElements === 3);
+    const all = json(await tool('search_traffic', {}));
+    expect(all).toMatchObject({ totalElements: 3, number: 0 });
+    const posts = json(await tool('search_traffic', { method: 'post', status: 500 }));
+    expect(posts.content.map((r: { url: string }) => r.url)).toEqual(['http://api.example.test/orders']);
+    expect(json(await tool('search_traffic', { host: 'api.example.test', size: 1 }))).toMatchObject({ totalElements: 2, size: 1, content: [expect.any(Object)] });
+    const onLocal = json(await tool('search_traffic', { targetServer: 'local' }));
+    expect(onLocal.content.map((r: { url: string }) => r.url)).toEqual([`${local.url}/books/7`]);
+    expect(json(await tool('search_traffic', { targetServer: 'local', url: '/books' })).totalElements).toBe(1);
+    expect(json(await tool('search_traffic', { targetServer: remoteId })).totalElements).toBe(0);
+    const bad = await tool('search_traffic', { targetServer: 'local', url: 'books' });
+    expect(bad.isError).toBe(true);
   });
 
   it.each([
@@ -147,7 +152,7 @@ describeWithEngines(`MCP tools through the SDK client (genuine WireMock${skipRea
   });
 
   it('returns a tool error when the traffic logger is unreachable', async () => {
-    await logger.server.close(100);
+    await logger.close();
     const res = await tool('search_traffic', {});
     expect(res.isError).toBe(true);
     expect(res.content[0].text).toContain('traffic logger');
