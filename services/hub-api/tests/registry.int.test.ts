@@ -40,12 +40,15 @@ describeWithEngines(`hub registry and active engine (genuine WireMock${skipReaso
     expect(list.body.map((s: { id: string }) => s.id)).toEqual(['local', res.body.id]);
   });
 
-  it('returns the existing entry with 200 when the same URL is registered again (trailing slash and case ignored)', async () => {
+  it('returns the existing entry with 200 when the same URL is registered again (trailing slash and case ignored), as a heartbeat', async () => {
     const first = await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'eng', url: `${engine.url}/x` } });
     const again = await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'other name', url: `${engine.url.replace('http', 'HTTP')}/x/` } });
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ id: first.body.id, name: 'eng' });
+    // a repeat registration is the engine's heartbeat: it counts as seen
+    expect(first.body.lastSeenAt).toBeNull();
+    expect(Date.parse(again.body.lastSeenAt)).toBeGreaterThan(Date.now() - 60000);
     await call(hub.url, 'DELETE', `/hub/admin/registry/servers/${first.body.id}`);
   });
 
