@@ -2,7 +2,7 @@ import { freePort } from '@mockyard/testkit';
 import { call, createTestBackends, eventually, startHub, type RunningHub } from './support/start-hub';
 import { startWireMock, wireMockUnavailableReason, type WireMockServer } from './support/wiremock';
 
-jest.setTimeout(30000);
+jest.setTimeout(60000);
 const skipReason = wireMockUnavailableReason();
 const describeWithEngines = skipReason ? describe.skip : describe;
 if (skipReason) process.stderr.write(`\n[hub-api] SKIPPED registry tests with genuine WireMock: ${skipReason}\n`);
@@ -160,7 +160,7 @@ describeWithEngines(`hub registry and active engine (genuine WireMock${skipReaso
       const offline = await eventually(async () => (await call(hub.url, 'GET', `/hub/admin/registry/servers/${s.id}`)).body, (x) => x.health === 'OFFLINE');
       expect(offline.lastSeenAt >= seen.lastSeenAt).toBe(true);
       await flaky.restart();
-      await eventually(async () => (await call(hub.url, 'GET', `/hub/admin/registry/servers/${s.id}`)).body, (x) => x.health === 'UP');
+      await eventually(async () => (await call(hub.url, 'GET', `/hub/admin/registry/servers/${s.id}`)).body, (x) => x.health === 'UP', 30000);
     } finally {
       await flaky.remove();
     }
