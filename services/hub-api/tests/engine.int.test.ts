@@ -131,6 +131,15 @@ describe("the hub driving Mockyard's own engine (services/engine, in-process)", 
     await eventually(() => call(hub.url, 'GET', '/hub/admin/mappings', { headers: { [TARGET]: remoteId } }), (r) => r.status === 200, 10000);
   });
 
+  it('documents every route in /openapi.json with the targeting header', async () => {
+    const doc = (await call(hub.url, 'GET', '/openapi.json')).body;
+    for (const path of ['/hub/admin/registry/servers', '/hub/admin/registry/servers/{id}', '/hub/admin/registry/active', '/hub/admin/mappings', '/hub/admin/mappings/{id}', '/hub/admin/mappings/import', '/hub/admin/requests/unmatched/near-misses', '/hub/admin/proxy/enable', '/hub/admin/recordings/start', '/hub/admin/recordings/snapshot', '/hub/admin/fanout', '/hub/admin/fanout/{id}', '/actuator/health', '/actuator/health/readiness', '/mcp']) {
+      expect([path, Boolean(doc.paths[path])]).toEqual([path, true]);
+    }
+    expect(doc.paths['/hub/admin/mappings'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'X-Hub-Target-Server', in: 'header', required: false })]));
+    expect(doc.paths['/hub/admin/registry/servers'].post.requestBody.content['application/json'].schema.required).toEqual(['name', 'url']);
+  });
+
   it('serves the MCP tools against the engine', async () => {
     const client = new Client({ name: 'hub-engine-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${hub.url}/mcp`)));
