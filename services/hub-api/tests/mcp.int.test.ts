@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -6,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import Redis from 'ioredis';
 // Tests only: the real traffic-logger in-process, through its own test fixture, for search_traffic.
 import { makeEvent, publish, startLogger, type RunningLogger } from '../../traffic-logger/tests/logger-fixture';
+import { buildHub, REPO_ROOT } from './support/build-hub';
 import { call, createTestBackends, eventually, startHub, type RunningHub } from './support/start-hub';
 import { startWireMock, wireMockUnavailableReason, type WireMockServer } from './support/wiremock';
 
@@ -15,7 +15,6 @@ const describeWithEngines = skipReason ? describe.skip : describe;
 if (skipReason) process.stderr.write(`\n[hub-api] SKIPPED MCP tests with genuine WireMock: ${skipReason}\n`);
 
 const KEY = 'mcp-test-key';
-const REPO_ROOT = join(__dirname, '..', '..', '..');
 
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[] };
 const json = (r: unknown) => JSON.parse((r as ToolResult).content[0].text);
@@ -159,7 +158,7 @@ describeWithEngines(`MCP tools through the SDK client (genuine WireMock${skipRea
   });
 
   it('offers the same tools over stdio (dist/mcp-stdio.js) for desktop clients', async () => {
-    execFileSync(join(REPO_ROOT, 'node_modules', '.bin', 'tsc'), ['-b', 'services/hub-api'], { cwd: REPO_ROOT, stdio: 'pipe' });
+    await buildHub();
     const stdio = new Client({ name: 'hub-test-stdio', version: '1.0.0' });
     await stdio.connect(
       new StdioClientTransport({
