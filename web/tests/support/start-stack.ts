@@ -77,7 +77,8 @@ export async function startExtraEngine(): Promise<{ url: string; stop: () => Pro
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'services/engine/dist/main.js')], {
     cwd: root,
-    env: { ...process.env, ENGINE_PORT: String(port), ENGINE_ROOT_DIR: mkdtempSync(join(tmpdir(), 'web-engine2-')), LOG_LEVEL: 'WARN', HUB_URL: '' },
+    // No HUB_URL: this engine is registered by the test itself (an empty URL would be a config error).
+    env: { ...withoutHubUrl(process.env), ENGINE_PORT: String(port), ENGINE_ROOT_DIR: mkdtempSync(join(tmpdir(), 'web-engine2-')), LOG_LEVEL: 'WARN' },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
@@ -100,4 +101,9 @@ export async function startExtraEngine(): Promise<{ url: string; stop: () => Pro
       await exited;
     },
   };
+}
+
+function withoutHubUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { HUB_URL: _hubUrl, ...rest } = env;
+  return rest;
 }
