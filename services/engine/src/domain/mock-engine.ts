@@ -96,9 +96,14 @@ export class MockEngine {
     return stored.stub;
   }
 
-  /** POST /mappings: adds (or replaces, same id) a stub; persistent stubs are written at once. */
+  /** POST /mappings: adds a stub (422 code 109 when its id is taken, as WireMock); persistent stubs are written at once. */
   async createStub(json: unknown): Promise<StubMapping> {
     const stub = parseStub(json);
+    if (this.stubs.get(stub.id)) {
+      throw new AdminError(422, [
+        { code: 109, title: 'Duplicate stub mapping ID', detail: `ID of the provided stub mapping '${stub.id}' is already taken by another stub mapping` },
+      ]);
+    }
     return this.putStub(stub);
   }
 

@@ -24,7 +24,7 @@ export function registerStateRoutes(ctx: AdminRouteContext, engine: MockEngine) 
     const body = readJson(req) as { state?: unknown } | undefined;
     if (body?.state === undefined) return void engine.scenarios.reset(name);
     if (typeof body.state !== 'string' || !scenario.possibleStates.includes(body.state)) {
-      throw AdminError.badRequest(`State "${String(body.state)}" is not a valid state for scenario ${name}; possible: ${scenario.possibleStates.join(', ')}`);
+      throw new AdminError(422, [{ code: 11, title: `Scenario ${name} does not support state ${String(body.state)}`, detail: `possible states: ${scenario.possibleStates.join(', ')}` }]);
     }
     engine.scenarios.set(name, body.state);
   });
