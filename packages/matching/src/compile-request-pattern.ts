@@ -3,7 +3,7 @@ import type { CompiledContentPattern } from './compiled-content-pattern';
 import { describePattern } from './compiled-content-pattern';
 import type { CompiledMultiValuePattern } from './compile-multi-value-pattern';
 import { compileMultiValuePattern } from './compile-multi-value-pattern';
-import { compileUserRegex } from './compile-user-regex';
+import { compileUserRegex, literalPrefixOf } from './compile-user-regex';
 import { joinPath, PatternError } from './pattern-error';
 import type { RequestPattern } from './stub-mapping';
 import type { UrlPathTemplate } from './url-path-template';
@@ -21,6 +21,8 @@ export interface CompiledUrl {
   kind: UrlKind;
   expected: string;
   regex?: RegExp;
+  /** Literal start every match needs (regex kinds); checked before the regex. */
+  prefix?: string;
   template?: UrlPathTemplate;
 }
 
@@ -95,7 +97,7 @@ function compileUrl(spec: Record<string, unknown>, basePath: string): CompiledUr
   if (kind === 'urlPattern' || kind === 'urlPathPattern') {
     const check = compileUserRegex(value);
     if (!check.ok) throw new PatternError(path, check.message);
-    return { kind, expected: value, regex: check.regex };
+    return { kind, expected: value, regex: check.regex, prefix: check.regex.flags.includes('i') ? '' : literalPrefixOf(value) };
   }
   if (kind === 'urlPathTemplate') {
     try {

@@ -1,4 +1,4 @@
-import { compileUserRegex } from './compile-user-regex';
+import { compileUserRegex, literalPrefixOf } from './compile-user-regex';
 
 describe('compileUserRegex', () => {
   it.each([
@@ -34,5 +34,20 @@ describe('compileUserRegex', () => {
   it('keeps a rejected pattern from hanging: the analysed pattern is never run', () => {
     const result = compileUserRegex('^/(a+)+$');
     expect(result.ok).toBe(false);
+  });
+});
+
+describe('literalPrefixOf', () => {
+  it.each<[string, string]>([
+    ['/api/v1/users/[0-9]+', '/api/v1/users/'],
+    ['^/a\\/b\\.c/x*', '/a/b.c/'],
+    ['/ab?c', '/a'],
+    ['/users/\\d+', '/users/'],
+    ['/a|/b', ''],
+    ['(?i)/x', ''],
+    ['.*', ''],
+    ['/lit\\?q=1', '/lit?q=1'],
+  ])('%s -> %s', (source, prefix) => {
+    expect(literalPrefixOf(source)).toBe(prefix);
   });
 });

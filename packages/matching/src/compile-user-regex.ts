@@ -246,3 +246,28 @@ function scanAlternation(group: Group, follow: CharSet): string | null {
   }
   return null;
 }
+
+/**
+ * The literal text every match of `source` must start with (`/api/v1/users/[0-9]+` -> `/api/v1/users/`),
+ * used as a cheap startsWith filter before running the regex. Empty when unsure (alternation, flags).
+ */
+export function literalPrefixOf(source: string): string {
+  if (source.includes('|') || source.startsWith('(?')) return '';
+  let i = source.startsWith('^') ? 1 : 0;
+  let prefix = '';
+  while (i < source.length) {
+    let char = source[i];
+    let width = 1;
+    if (char === '\\') {
+      const next = source[i + 1];
+      if (next === undefined || /[A-Za-z0-9]/.test(next)) break; // classes (\d, \w …), back-references
+      char = next;
+      width = 2;
+    } else if ('^$.|?*+()[]{}'.includes(char)) break;
+    const following = source[i + width];
+    if (following !== undefined && '?*+{'.includes(following)) break; // this char is quantified
+    prefix += char;
+    i += width;
+  }
+  return prefix;
+}

@@ -121,7 +121,34 @@ function levenshteinOrOne(expected: string, actual: string): number {
 export function matchRequestPattern(pattern: RequestPattern | CompiledRequestPattern, request: MatchableRequest, options: MatchOptions = {}): MatchResult {
   const compiled = toCompiled(pattern);
   const exactOnly = options.exactOnly === true;
-  const scorer = new Scorer(options.withDiffs ?? !exactOnly);
+  const withDiffs = options.withDiffs ?? !exactOnly;
+  // Hot path: most stubs differ in method or URL; reject those without allocating anything.
+  if (exactOnly && !isLocationMatch(compiled, request)) return NO_MATCH;
+  return matchFully(compiled, request, exactOnly, withDiffs);
+}
+
+function isLocationMatch(compiled: CompiledRequestPattern, request: MatchableRequest): boolean {
+  if (methodDistance(compiled, request.method) !== 0) return false;
+  const url = compiled.url;
+  switch (url.kind) {
+    case 'any': break;
+    case 'url': if (url.expected !== request.url) return false; break;
+    case 'urlPattern': if (!request.url.startsWith(url.prefix!) || !url.regex!.test(request.url)) return false; break;
+    case 'urlPath': if (url.expected !== parseRequest(request).path) return false; break;
+    case 'urlPathPattern': {
+      const path = parseRequest(request).path;
+      if (!path.startsWith(url.prefix!) || !url.regex!.test(path)) return false;
+      break;
+    }
+    case 'urlPathTemplate': if (!url.template!.match(parseRequest(request).path)) return false; break;
+  }
+  if (compiled.scheme !== undefined && compiled.scheme !== request.scheme) return false;
+  if (compiled.port !== undefined && compiled.port !== request.port) return false;
+  return true;
+}
+
+function matchFully(compiled: CompiledRequestPattern, request: MatchableRequest, exactOnly: boolean, withDiffs: boolean): MatchResult {
+  const scorer = new Scorer(withDiffs);
   const parsed = parseRequest(request);
 
   const methodMiss = methodDistance(compiled, request.method);
@@ -210,3 +237,4 @@ function scoreBody(scorer: Scorer, compiled: CompiledRequestPattern, request: Ma
   scorer.add(WEIGHT.body, sum === 0 ? 0 : Math.max(sum / compiled.bodyPatterns.length, 0.001));
   return true;
 }
+

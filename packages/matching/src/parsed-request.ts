@@ -61,11 +61,18 @@ class LazyParsedRequest implements ParsedRequest {
   }
 }
 
+let lastRequest: MatchableRequest | undefined;
+let lastParsed: ParsedRequest | undefined;
+
 export function parseRequest(request: MatchableRequest): ParsedRequest {
+  // One request is matched against many stubs in a row: a one-entry check skips the WeakMap.
+  if (request === lastRequest) return lastParsed!;
   let parsed = cache.get(request);
   if (!parsed) {
     parsed = new LazyParsedRequest(request);
     cache.set(request, parsed);
   }
+  lastRequest = request;
+  lastParsed = parsed;
   return parsed;
 }
