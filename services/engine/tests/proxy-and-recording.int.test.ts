@@ -108,7 +108,7 @@ describe('recording', () => {
     expect((await call(engine.url, 'GET', '/counter')).text).toBe('call 2');
   });
 
-  it('refuses to stop when not recording and to start without a target', async () => {
+  it('refuses to stop when not recording and to start with a target that is not a URL', async () => {
     const stop = await call(engine.url, 'POST', '/__admin/recordings/stop');
     expect(stop.status).toBe(400);
     expect(stop.json().errors[0]).toMatchObject({ code: 30, title: 'Not currently recording.' });
