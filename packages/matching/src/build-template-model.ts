@@ -1,5 +1,6 @@
 import { ListOrSingle } from './list-or-single';
 import type { MatchableRequest } from './matchable-request';
+import { parseMultipart } from './parse-multipart';
 import { parseQueryString } from './parsed-request';
 
 /** WireMock's request model for response templates (`request.*`) plus `parameters.*`. */
@@ -20,6 +21,16 @@ export interface RequestModel {
   port: number;
   scheme: string;
   clientIp?: string;
+  /** Multipart bodies: `request.parts.<name>.body`, `.bodyAsBase64`, `.headers.<k>`, `.filename`. */
+  parts: Record<string, PartModel>;
+}
+
+export interface PartModel {
+  name?: string;
+  filename?: string;
+  headers: Record<string, ListOrSingle<string>>;
+  body: string;
+  bodyAsBase64: string;
 }
 
 export interface TemplateModel {
@@ -95,9 +106,25 @@ export function buildTemplateModel(request: MatchableRequest, options: TemplateM
       port: request.port,
       scheme: request.scheme,
       clientIp: request.clientIp,
+      parts: buildParts(request),
     },
     parameters: options.parameters ?? {},
   };
   Object.defineProperty(model, '__systemValues', { value: options.systemValues ?? {}, enumerable: false });
   return model;
+}
+
+function buildParts(request: MatchableRequest): Record<string, PartModel> {
+  const parts: Record<string, PartModel> = {};
+  parseMultipart(request.headers['content-type']?.[0], request.body).forEach((part, index) => {
+    const key = part.name ?? String(index);
+    parts[key] = {
+      name: part.name,
+      filename: part.filename,
+      headers: caseInsensitive(toLists(part.headers)),
+      body: part.body.toString('utf8'),
+      bodyAsBase64: part.body.toString('base64'),
+    };
+  });
+  return parts;
 }

@@ -3,6 +3,8 @@ import type { CompiledContentPattern } from './compiled-content-pattern';
 import { describePattern } from './compiled-content-pattern';
 import type { CompiledMultiValuePattern } from './compile-multi-value-pattern';
 import { compileMultiValuePattern } from './compile-multi-value-pattern';
+import type { CompiledMultipartPattern } from './compile-multipart-pattern';
+import { compileMultipartPattern } from './compile-multipart-pattern';
 import { compileUserRegex, literalPrefixOf } from './compile-user-regex';
 import { joinPath, PatternError } from './pattern-error';
 import type { RequestPattern } from './stub-mapping';
@@ -45,6 +47,7 @@ export interface CompiledRequestPattern {
   readonly headers: readonly NamedPattern[];
   readonly cookies: readonly NamedPattern[];
   readonly bodyPatterns: readonly CompiledContentPattern[];
+  readonly multipartPatterns: readonly CompiledMultipartPattern[];
   readonly basicAuth?: { username: string; password: string; expectedHeader: string };
   readonly scheme?: string;
   readonly host?: CompiledContentPattern;
@@ -134,7 +137,6 @@ export function compileRequestPatternChecked(json: unknown, basePath: string): {
     if (!REQUEST_KEYS.has(key)) errors.push(new PatternError(joinPath(basePath, key), `unrecognised field '${key}' in a request pattern`));
   }
   if (json.customMatcher !== undefined) errors.push(new PatternError(joinPath(basePath, 'customMatcher'), 'custom matchers (extensions) are not supported by Mockyard'));
-  if (json.multipartPatterns !== undefined) errors.push(new PatternError(joinPath(basePath, 'multipartPatterns'), 'multipartPatterns are not supported by Mockyard yet'));
   const method = collect(errors, () => compileMethod(json.method, joinPath(basePath, 'method')));
   const url = collect(errors, () => compileUrl(json, basePath));
   const pathParameters = compileNamed(json.pathParameters, joinPath(basePath, 'pathParameters'), errors, false);
@@ -155,6 +157,14 @@ export function compileRequestPatternChecked(json: unknown, basePath: string): {
     else json.bodyPatterns.forEach((spec, index) => {
       const pattern = collect(errors, () => compileContentPattern(spec, joinPath(joinPath(basePath, 'bodyPatterns'), index)));
       if (pattern) bodyPatterns.push(pattern);
+    });
+  }
+  const multipartPatterns: CompiledMultipartPattern[] = [];
+  if (json.multipartPatterns !== undefined) {
+    if (!Array.isArray(json.multipartPatterns)) errors.push(new PatternError(joinPath(basePath, 'multipartPatterns'), 'multipartPatterns must be an array'));
+    else json.multipartPatterns.forEach((spec, index) => {
+      const pattern = collect(errors, () => compileMultipartPattern(spec, joinPath(joinPath(basePath, 'multipartPatterns'), index)));
+      if (pattern) multipartPatterns.push(pattern);
     });
   }
   let basicAuth: CompiledRequestPattern['basicAuth'];
@@ -179,7 +189,7 @@ export function compileRequestPatternChecked(json: unknown, basePath: string): {
     ok: true,
     pattern: {
       compiled: true, source: json as RequestPattern, method, url, pathParameters, queryParameters, formParameters, headers, cookies, bodyPatterns,
-      basicAuth, scheme: json.scheme as string | undefined, host, port: json.port as number | undefined,
+      multipartPatterns, basicAuth, scheme: json.scheme as string | undefined, host, port: json.port as number | undefined,
     },
   };
 }

@@ -36,7 +36,7 @@ export interface MatchOptions {
 }
 
 /** WireMock's weights: where the request is sent counts more than its details. */
-const WEIGHT = { scheme: 3, host: 10, port: 10, url: 10, method: 3, pathParameters: 1, headers: 1, queryParameters: 1, formParameters: 1, cookies: 1, body: 1 } as const;
+const WEIGHT = { scheme: 3, host: 10, port: 10, url: 10, method: 3, pathParameters: 1, headers: 1, queryParameters: 1, formParameters: 1, cookies: 1, body: 1, multipart: 1 } as const;
 const TOTAL_WEIGHT = Object.values(WEIGHT).reduce((sum, weight) => sum + weight, 0);
 
 const NO_MATCH: MatchResult = Object.freeze({ isExactMatch: false, distance: 1, diffs: Object.freeze([]) as unknown as DiffLine[] }) as MatchResult;
@@ -187,6 +187,7 @@ function matchFully(compiled: CompiledRequestPattern, request: MatchableRequest,
   if (!scoreGroup(scorer, WEIGHT.cookies, 'Cookie', compiled.cookies, (named) => request.cookies[named.name], exactOnly)) return NO_MATCH;
   if (!scoreGroup(scorer, WEIGHT.formParameters, 'Form', compiled.formParameters, (named) => parsed.form[named.name], exactOnly)) return NO_MATCH;
   if (!scoreBody(scorer, compiled, request, parsed, exactOnly)) return NO_MATCH;
+  if (!scoreMultipart(scorer, compiled, parsed, exactOnly)) return NO_MATCH;
 
   const distance = scorer.exact ? 0 : Math.min(1, Math.max(scorer.weighted / TOTAL_WEIGHT, 1e-6));
   const result: MatchResult = { isExactMatch: scorer.exact, distance, diffs: scorer.diffs ?? [] };
@@ -238,3 +239,16 @@ function scoreBody(scorer: Scorer, compiled: CompiledRequestPattern, request: Ma
   return true;
 }
 
+
+function scoreMultipart(scorer: Scorer, compiled: CompiledRequestPattern, parsed: ParsedRequest, exactOnly: boolean): boolean {
+  if (compiled.multipartPatterns.length === 0) return true;
+  let sum = 0;
+  for (const pattern of compiled.multipartPatterns) {
+    const distance = pattern.distance(parsed.parts);
+    if (distance > 0 && exactOnly) return false;
+    sum += distance;
+    scorer.diff('Multipart', pattern.description, parsed.parts.map((part) => part.name ?? '(unnamed)').join(', ') || '(no parts)', distance);
+  }
+  scorer.add(WEIGHT.multipart, sum === 0 ? 0 : Math.max(sum / compiled.multipartPatterns.length, 0.001));
+  return true;
+}
