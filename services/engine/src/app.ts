@@ -30,6 +30,7 @@ export interface EngineDeps {
   adminApiKey?: string;
   proxyTimeoutMs?: number;
   maxAdminBodyBytes?: number;
+  maxRequestBodyBytes?: number;
   traffic?: TrafficSink;
   onShutdownRequest?: () => void;
 }
@@ -98,7 +99,10 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   app.use('/__admin', admin);
   finishApp(app);
 
-  const serve = createServeHandler(engine, deps.logger, { proxyTimeoutMs: deps.proxyTimeoutMs ?? 30000 });
+  const serve = createServeHandler(engine, deps.logger, {
+    proxyTimeoutMs: deps.proxyTimeoutMs ?? 30000,
+    maxRequestBodyBytes: deps.maxRequestBodyBytes ?? 50 * 1024 * 1024,
+  });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (isAdminPath(req.url ?? '/')) app(req, res);
     else serve(req, res);

@@ -17,6 +17,7 @@ export const engineConfigFields = {
   globalTemplating: { keys: ['engine.global-response-templating'], env: ['ENGINE_GLOBAL_RESPONSE_TEMPLATING'], schema: configSchemas.boolean, default: false, doc: 'template every response, not only stubs with transformers ["response-template"]' },
   proxyTimeoutMs: { keys: ['engine.proxy-timeout-ms'], env: ['ENGINE_PROXY_TIMEOUT_MS'], schema: configSchemas.positiveInt, default: 30000, doc: 'milliseconds a proxied request may wait for the upstream' },
   maxAdminBodyBytes: { keys: ['engine.admin.max-body-bytes'], schema: configSchemas.positiveInt, default: 50 * 1024 * 1024, doc: 'largest /__admin request body (imports, body files)' },
+  maxRequestBodyBytes: { keys: ['engine.max-request-body-bytes'], schema: configSchemas.positiveInt, default: 50 * 1024 * 1024, doc: 'largest request body a stub request may carry; larger ones get 413' },
   redisUrl: { keys: ['redis.url'], env: ['REDIS_URL'], schema: configSchemas.redisUrl.optional(), secret: true, doc: 'Redis to publish served requests to the traffic stream (unset: not published)' },
   redisPrefix: redisPrefixField,
 };

@@ -27,6 +27,7 @@ async function main() {
     adminApiKey: config.adminApiKey,
     proxyTimeoutMs: config.proxyTimeoutMs,
     maxAdminBodyBytes: config.maxAdminBodyBytes,
+    maxRequestBodyBytes: config.maxRequestBodyBytes,
     traffic,
     onShutdownRequest: () => void shutdown.run('POST /__admin/shutdown').then((code) => process.exit(code)),
   });

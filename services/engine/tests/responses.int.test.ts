@@ -96,6 +96,19 @@ describe('response definitions', () => {
   });
 });
 
+describe('request size limit', () => {
+  it('answers 413 to a request body over the limit and keeps serving', async () => {
+    const small = await startTestEngine({ maxRequestBodyBytes: 1000 });
+    try {
+      await call(small.url, 'POST', '/__admin/mappings', { request: { urlPath: '/up' }, response: { body: 'ok' } });
+      expect((await call(small.url, 'POST', '/up', Buffer.alloc(5000, 'x'))).status).toBe(413);
+      expect((await call(small.url, 'POST', '/up', Buffer.alloc(10, 'x'))).text).toBe('ok');
+    } finally {
+      await small.stop({ removeRoot: true });
+    }
+  });
+});
+
 describe('faults', () => {
   it('resets the connection for CONNECTION_RESET_BY_PEER', async () => {
     await addStub('/reset', { fault: 'CONNECTION_RESET_BY_PEER' });

@@ -11,6 +11,8 @@ import { ClientGone, sleep, writeDribbled, writeFault } from './write-response';
 
 export interface ServeOptions {
   proxyTimeoutMs: number;
+  /** Larger request bodies are answered 413 without being matched. */
+  maxRequestBodyBytes: number;
 }
 
 interface Selected {
@@ -49,9 +51,21 @@ export function createServeHandler(engine: MockEngine, logger: Logger, options: 
     const startedAt = performance.now();
     const loggedDate = Date.now();
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    let isTooLarge = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > options.maxRequestBodyBytes) {
+        if (!isTooLarge) res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end(`Request body exceeds ${options.maxRequestBodyBytes} bytes`);
+        isTooLarge = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(c);
+    });
     req.on('error', () => res.destroy());
     req.on('end', () => {
+      if (isTooLarge) return;
       const body = chunks.length === 0 ? Buffer.alloc(0) : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
       const socket = req.socket;
       const request = toMatchableRequest({
