@@ -31,6 +31,7 @@ describe('response definitions', () => {
     expect(res).toMatchObject({ status: 418, statusMessage: 'I am a teapot', text: 'short and stout' });
     expect(res.headers['content-type']).toBe('text/plain');
     expect(res.headers['x-multi']).toBe('a, b');
+    expect(res.headers['matched-stub-id']).toEqual(expect.any(String));
   });
 
   it('sends jsonBody as JSON and base64Body as bytes', async () => {

@@ -5,8 +5,8 @@ import type { Logger } from '@mockyard/service-kit';
 import type { MockEngine } from '../domain/mock-engine';
 import type { LoggedResponse, ServeEvent } from '../domain/serve-event';
 import type { StoredStub } from '../domain/stub-store';
-import { forwardRequest } from './proxy-request';
-import { resolveResponse, staticResponseOf, type ResolvedResponse } from './resolve-response';
+import { buildTargetUrl, forwardRequest } from './proxy-request';
+import { resolveResponse, staticResponseOf, withMatchedStubHeaders, type ResolvedResponse } from './resolve-response';
 import { ClientGone, sleep, writeDribbled, writeFault } from './write-response';
 
 export interface ServeOptions {
@@ -160,10 +160,11 @@ async function serveResolved(engine: MockEngine, selected: Selected, request: Ma
     event.proxiedTo = proxy.baseUrl;
     try {
       const upstream = await forwardRequest(request, proxy, gone.signal(), options.proxyTimeoutMs);
-      resolved = { ...resolved, ...upstream };
+      resolved = { ...resolved, ...upstream, headers: withMatchedStubHeaders(upstream.headers, stub) };
     } catch (err) {
       if (gone.isGone) return;
-      return sendSimple(res, event, 500, `Network failure trying to proxy to ${proxy.baseUrl}: ${(err as Error).message}`);
+      const target = buildTargetUrl(proxy, request.url);
+      return sendSimple(res, event, 500, `Network failure trying to make a proxied request from the engine to ${target}\n${(err as Error).message}`);
     }
   }
 
