@@ -73,7 +73,8 @@ describe('compileContentPattern', () => {
     ['an empty and', { and: [] }, 'p.and', /non-empty array/],
     ['a bad part inside or', { or: [{ equalTo: 'x' }, { nope: 1 }] }, 'p.or.1', /unknown match operator/],
     ['binaryEqualTo that is not base64', { binaryEqualTo: '***' }, 'p.binaryEqualTo', /base64/],
-    ['matchesJsonSchema (not supported)', { matchesJsonSchema: {} }, 'p.matchesJsonSchema', /not supported/],
+    ['a matchesJsonSchema that is not a schema', { matchesJsonSchema: [1] }, 'p.matchesJsonSchema', /JSON schema/],
+    ['an unknown schemaVersion', { matchesJsonSchema: {}, schemaVersion: 'V3' }, 'p.schemaVersion', /schemaVersion/],
     ['a caseInsensitive that is not boolean', { equalTo: 'x', caseInsensitive: 'yes' }, 'p.caseInsensitive', /boolean/],
   ])('rejects %s with a path and message', (_name, spec, path, message) => {
     let error: unknown;

@@ -3,6 +3,7 @@ import type { CompiledContentPattern } from './compiled-content-pattern';
 import { distanceOfJsonValue, parseJsonCached } from './compiled-content-pattern';
 import { compileDatePattern } from './compile-date-pattern';
 import { checkJsonPlaceholders, jsonDistance } from './json-equality';
+import { checkJsonSchema, isValidAgainstSchema, type JsonSchema } from './json-schema-match';
 import { compileJsonPathPattern } from './compile-json-path-pattern';
 import { compileXmlPattern, compileXPathPattern } from './compile-xml-pattern';
 import { findOperator } from './find-operator';
@@ -82,7 +83,7 @@ export function compileContentPattern(spec: unknown, path: string): CompiledCont
     case 'matchesJsonPath':
       return compileJsonPathPattern(value, valuePath, compileContentPattern);
     case 'matchesJsonSchema':
-      throw new PatternError(valuePath, 'matchesJsonSchema is not supported by Mockyard yet');
+      return compileJsonSchemaPattern(spec, value, path, valuePath);
     case 'equalToXml':
       return compileXmlPattern(spec, requireString(value, valuePath, operator), path);
     case 'matchesXPath':
@@ -143,6 +144,33 @@ function compileEqualToJson(spec: Record<string, unknown>, value: unknown, path:
       if (actual === undefined) return 1;
       const parsed = parseJsonCached(actual);
       return parsed.ok ? distanceJson(parsed.value) : 1;
+    },
+  };
+}
+
+const SCHEMA_VERSIONS = ['V4', 'V6', 'V7', 'V201909', 'V202012'];
+
+function compileJsonSchemaPattern(spec: Record<string, unknown>, value: unknown, path: string, valuePath: string): CompiledContentPattern {
+  let schema: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      schema = JSON.parse(value);
+    } catch (error) {
+      throw new PatternError(valuePath, `matchesJsonSchema is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  checkJsonSchema(schema, valuePath);
+  if (spec.schemaVersion !== undefined && !SCHEMA_VERSIONS.includes(spec.schemaVersion as string)) {
+    throw new PatternError(joinPath(path, 'schemaVersion'), `schemaVersion must be one of ${SCHEMA_VERSIONS.join(', ')}`);
+  }
+  const distanceJson = (actual: unknown): number => (actual !== undefined && isValidAgainstSchema(actual, schema as JsonSchema) ? 0 : 1);
+  return {
+    operator: 'matchesJsonSchema', expected: JSON.stringify(schema, null, 2), isAbsent: false,
+    distanceJson,
+    distance: (actual) => {
+      if (actual === undefined) return 1;
+      const parsed = parseJsonCached(actual);
+      return parsed.ok ? distanceJson(parsed.value) : distanceJson(actual);
     },
   };
 }
