@@ -99,17 +99,21 @@ export function buildTemplateModel(request: MatchableRequest, options: TemplateM
       method: request.method,
       headers: caseInsensitive(toLists(request.headers)),
       cookies: toLists(request.cookies),
-      body: request.body.toString('utf8'),
-      bodyAsBase64: request.body.toString('base64'),
+      body: '',
+      bodyAsBase64: '',
       baseUrl,
       host: request.host,
       port: request.port,
       scheme: request.scheme,
       clientIp: request.clientIp,
-      parts: buildParts(request),
+      parts: {},
     },
     parameters: options.parameters ?? {},
   };
+  // Costly views are computed on first use (own getters: Handlebars only reads own properties).
+  defineLazy(model.request, 'body', () => request.body.toString('utf8'));
+  defineLazy(model.request, 'bodyAsBase64', () => request.body.toString('base64'));
+  defineLazy(model.request, 'parts', () => buildParts(request));
   Object.defineProperty(model, '__systemValues', { value: options.systemValues ?? {}, enumerable: false });
   return model;
 }
@@ -127,4 +131,20 @@ function buildParts(request: MatchableRequest): Record<string, PartModel> {
     };
   });
   return parts;
+}
+
+function defineLazy<T extends object, K extends keyof T>(target: T, key: K, compute: () => T[K]): void {
+  let cached: T[K] | undefined;
+  let done = false;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!done) {
+        cached = compute();
+        done = true;
+      }
+      return cached;
+    },
+  });
 }

@@ -33,6 +33,12 @@ describe('matchesJsonPath', () => {
     ['a whole selected array as JSON', { expression: '$.tags', equalToJson: ['x', 'y'] }, true],
     ['matches sub-matcher', { expression: '$.name', matches: 'B.b' }, true],
     ['size() at the end of the path', { expression: '$.tags.size()', equalTo: '2' }, true],
+    ['the Jayway in operator', "$.things[?(@.name in ['a', 'zz'])]", true],
+    ['the Jayway in operator miss', "$.things[?(@.name in ['zz'])]", false],
+    ['the Jayway nin operator', "$.things[?(@.name nin ['a', 'RequiredThing'])]", false],
+    ['the Jayway empty operator', '$[?(@.tags empty false)]', true],
+    ['the Jayway size operator', '$[?(@.tags size 2)]', true],
+    ['the Jayway size operator miss', '$[?(@.tags size 3)]', false],
   ])('%s', (_name, spec, exact) => {
     const d = compileContentPattern({ matchesJsonPath: spec }, 'p').distance(body);
     expect(d >= 0 && d <= 1).toBe(true);

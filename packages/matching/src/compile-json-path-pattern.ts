@@ -9,7 +9,8 @@ type CompileFn = (spec: unknown, path: string) => CompiledContentPattern;
 
 /**
  * Rewrites the Jayway JSONPath dialect WireMock users write into what jsonpath-plus evaluates:
- * `.size()`/`.length()` -> `.length`, `@.x =~ /re/i` -> `@.x.match(/re/i)`.
+ * `.size()`/`.length()` -> `.length`, `@.x =~ /re/i` -> `@.x.match(/re/i)`, `in`/`nin [..]` -> `[..].includes(@.x)`,
+ * `empty true|false` and `size n` -> length checks.
  */
 export function translateJsonPath(expression: string, path: string): string {
   let translated = expression.replace(/\.(size|length)\(\)/g, '.length');
@@ -18,6 +19,9 @@ export function translateJsonPath(expression: string, path: string): string {
     if (!check.ok) throw new PatternError(path, check.message);
     return `${subject}.match(/${source}/${flags})`;
   });
+  translated = translated.replace(/(@[\w.$[\]'"-]*?)\s+(nin|in)\s+(\[[^\]]*\])/g, (_whole, subject: string, operator: string, list: string) => `${operator === 'nin' ? '!' : ''}${list}.includes(${subject})`);
+  translated = translated.replace(/(@[\w.$[\]'"-]*?)\s+empty\s+(true|false)/g, (_whole, subject: string, flag: string) => `(${subject}.length ${flag === 'true' ? '==' : '>'} 0)`);
+  translated = translated.replace(/(@[\w.$[\]'"-]*?)\s+size\s+(\d+)/g, (_whole, subject: string, size: string) => `(${subject}.length == ${size})`);
   return translated;
 }
 
