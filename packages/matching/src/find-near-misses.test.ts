@@ -36,14 +36,31 @@ describe('findNearMisses', () => {
 describe('formatNotMatchedReport', () => {
   it("prints WireMock's two-column diff with mismatch markers", () => {
     const report = formatNotMatchedReport(request, findNearMisses([stubs[1]], request));
-    expect(report).toContain('Request was not matched');
-    expect(report).toContain('| Closest stub');
-    expect(report).toContain('Hello stub');
-    const urlLine = report.split('\n').find((line) => line.startsWith('/hello '));
-    expect(urlLine).toMatch(/\| \/hello2 +<<<<< URL does not match$/);
-    expect(report).toMatch(/Accept: text\/plain +\| Accept: application\/json +<<<<< Header does not match/);
-    const methodLine = report.split('\n').find((line) => line.startsWith('GET'));
-    expect(methodLine).not.toContain('<<<<<');
+    const lines = report.split('\n');
+    expect(lines.slice(0, 8)).toEqual([
+      '',
+      `${' '.repeat(47)}Request was not matched`,
+      `${' '.repeat(47)}=======================`,
+      '',
+      '-'.repeat(119),
+      `| ${'Closest stub'.padEnd(57)}| ${'Request'.padEnd(57)}|`,
+      '-'.repeat(119),
+      `${' '.repeat(59)}|`,
+    ]);
+    expect(lines).toContain(`${'Hello stub'.padEnd(59)}|`);
+    expect(lines).toContain(`${'GET'.padEnd(59)}| GET`);
+    expect(lines).toContain(`${'/hello'.padEnd(59)}| ${'/hello2'.padEnd(52)}<<<<< URL does not match`);
+    expect(lines).toContain(`${'Accept: text/plain'.padEnd(59)}| ${'Accept: application/json'.padEnd(52)}<<<<< Header does not match`);
+    expect(lines[lines.length - 2]).toBe('-'.repeat(119));
+  });
+
+  it('shows query parameters with their operators', () => {
+    const queryStub = stub('q', { method: 'GET', urlPath: '/thing', queryParameters: { one: { equalTo: '1' }, two: { contains: 'two things' } } });
+    const get = toMatchableRequest({ method: 'GET', url: '/thing?one=2&two=two%20things', headers: { host: 'h' } });
+    const lines = formatNotMatchedReport(get, findNearMisses([queryStub], get)).split('\n');
+    expect(lines).toContain(`${'/thing'.padEnd(59)}| /thing?one=2&two=two%20things`);
+    expect(lines).toContain(`${'Query: one = 1'.padEnd(59)}| ${'one: 2'.padEnd(52)}<<<<< Query does not match`);
+    expect(lines).toContain(`${'Query: two [contains] two things'.padEnd(59)}| two: two things`);
   });
 
   it('says there are no stubs when there are none', () => {
@@ -54,7 +71,8 @@ describe('formatNotMatchedReport', () => {
     const bodyStub = stub('b', { method: 'POST', bodyPatterns: [{ equalToJson: { a: 1 } }] });
     const post = toMatchableRequest({ method: 'POST', url: '/x', headers: { host: 'h' }, body: '{"a":2}' });
     const report = formatNotMatchedReport(post, findNearMisses([bodyStub], post));
-    expect(report).toMatch(/\{ +\| \{"a":2\} +<<<<< Body does not match/);
+    expect(report).toMatch(/\{ +\| \{ +<<<<< Body does not match/);
+    expect(report).toMatch(/"a": 1 +\| +"a": 2/);
     expect(report).toContain('"a": 1');
   });
 });

@@ -1,57 +1,125 @@
+import type { NearMiss } from './find-near-misses';
 import type { MatchableRequest } from './matchable-request';
 import type { DiffLine } from './match-request-pattern';
-import type { NearMiss } from './find-near-misses';
 
-const COLUMN = 58;
-const RULE = '-'.repeat(COLUMN * 2 + 5);
+const LEFT_WIDTH = 59;
+const RIGHT_WIDTH = 52;
+const RULE = '-'.repeat(119);
+const SEPARATOR = `${' '.repeat(LEFT_WIDTH)}|`;
 
-function cell(text: string): string {
-  return text.length >= COLUMN ? text : text + ' '.repeat(COLUMN - text.length);
+interface Row {
+  left: string;
+  right: string;
+  marker?: string;
 }
 
-function splitLines(text: string): string[] {
-  return text.split(/\r?\n/);
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
 }
 
-function describeField(diff: DiffLine): { left: string; right: string; label: string } {
-  switch (diff.field) {
-    case 'HTTP method': return { left: diff.expected, right: diff.actual, label: 'HTTP method does not match' };
-    case 'URL': return { left: diff.expected, right: diff.actual, label: 'URL does not match' };
-    case 'Body': return { left: diff.expected, right: diff.actual, label: 'Body does not match' };
-    default: {
-      const colon = diff.field.indexOf(': ');
-      const kind = colon < 0 ? diff.field : diff.field.slice(0, colon);
-      const name = colon < 0 ? '' : diff.field.slice(colon + 2);
-      const prefix = name ? `${name}` : kind;
-      return { left: `${prefix}: ${diff.expected}`, right: `${prefix}: ${diff.actual}`, label: `${kind} does not match` };
-    }
+function renderRow(row: Row): string {
+  const left = pad(row.left, LEFT_WIDTH);
+  if (!row.marker) return `${left}| ${row.right}`.replace(/\s+$/, '');
+  return `${left}| ${pad(row.right, RIGHT_WIDTH)}<<<<< ${row.marker}`;
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Pairs expected and actual lines of a multi-line value; the marker goes on the first line. */
+function multiLineRows(expected: string, actual: string, marker: string | undefined): Row[] {
+  const left = expected.split(/\r?\n/);
+  const right = actual.split(/\r?\n/);
+  const rows: Row[] = [];
+  for (let i = 0; i < Math.max(left.length, right.length); i++) rows.push({ left: left[i] ?? '', right: right[i] ?? '', marker: i === 0 ? marker : undefined });
+  return rows;
+}
+
+function kindOf(diff: DiffLine): { kind: string; name: string } {
+  const colon = diff.field.indexOf(': ');
+  return colon < 0 ? { kind: diff.field, name: '' } : { kind: diff.field.slice(0, colon), name: diff.field.slice(colon + 2) };
+}
+
+function namedRow(diff: DiffLine, kind: string, name: string): Row {
+  const operatorForm = diff.expected.startsWith('[');
+  const marker = diff.matched ? undefined : `${kind} does not match`;
+  switch (kind) {
+    case 'Header':
+      return { left: operatorForm ? `${name} ${diff.expected}` : `${name}: ${diff.expected}`, right: `${name}: ${diff.actual}`, marker };
+    default:
+      return { left: `${kind}: ${name} ${operatorForm ? diff.expected : `= ${diff.expected}`}`, right: `${name}: ${diff.actual}`, marker };
   }
 }
 
 /**
  * WireMock's "Request was not matched" report: the closest stub on the left, the request on the right,
- * one block per compared field, `<<<<< X does not match` on the lines that differ.
+ * blocks for method/URL, headers, query, cookies, form, body, each differing line marked
+ * `<<<<< X does not match`.
  */
 export function formatNotMatchedReport(request: MatchableRequest, nearMisses: readonly NearMiss[]): string {
-  const title = 'Request was not matched';
-  const indent = ' '.repeat(Math.max(0, Math.floor((RULE.length - title.length) / 2)));
-  const out: string[] = ['', `${indent}${title}`, `${indent}${'='.repeat(title.length)}`, '', RULE, `| ${cell('Closest stub')}| ${cell('Request')}|`, RULE, `${cell('')}  |`];
+  const out: string[] = ['', `${' '.repeat(47)}Request was not matched`, `${' '.repeat(47)}=======================`, '', RULE, `| ${pad('Closest stub', LEFT_WIDTH - 2)}| ${pad('Request', LEFT_WIDTH - 2)}|`, RULE, SEPARATOR];
   const closest = nearMisses[0];
   if (!closest) {
-    out.push(`${cell('(no stubs)')}  | ${request.method}`, `${cell('')}  | ${request.url}`, `${cell('')}  |`, RULE, '');
+    out.push(renderRow({ left: '(no stubs)', right: request.method }), renderRow({ left: '', right: request.url }), SEPARATOR, RULE, '');
     return out.join('\n');
   }
-  if (closest.stubMapping.name) out.push(`${cell(closest.stubMapping.name)}  |`, `${cell('')}  |`);
+  if (closest.stubMapping.name) {
+    for (const line of wrap(closest.stubMapping.name, LEFT_WIDTH - 1)) out.push(renderRow({ left: line, right: '' }));
+    out.push(SEPARATOR);
+  }
+  const blocks = new Map<string, Row[]>();
+  const add = (block: string, rows: Row[]) => blocks.set(block, [...(blocks.get(block) ?? []), ...rows]);
   for (const diff of closest.matchResult.diffs) {
-    const { left, right, label } = describeField(diff);
-    const leftLines = splitLines(left);
-    const rightLines = splitLines(right);
-    const rows = Math.max(leftLines.length, rightLines.length);
-    for (let i = 0; i < rows; i++) {
-      const marker = !diff.matched && i === 0 ? `${' '.repeat(Math.max(1, COLUMN - (rightLines[i] ?? '').length))}<<<<< ${label}` : '';
-      out.push(`${cell(leftLines[i] ?? '')}  | ${rightLines[i] ?? ''}${marker}`.replace(/\s+$/, ''));
+    const { kind, name } = kindOf(diff);
+    const marker = diff.matched ? undefined : `${kind === 'URL' ? 'URL' : kind} does not match`;
+    switch (kind) {
+      case 'HTTP method':
+        add('request-line', [{ left: diff.expected, right: diff.actual, marker }]);
+        break;
+      case 'URL':
+        add('request-line', [{ left: diff.expected, right: request.url, marker }]);
+        break;
+      case 'Scheme': case 'Host': case 'Port':
+        add('request-line', [{ left: `${kind}: ${diff.expected}`, right: `${kind}: ${diff.actual}`, marker }]);
+        break;
+      case 'Body': {
+        // Documents are shown as such (WireMock prints the expected JSON/XML, not the operator).
+        const document = /^\[(equalToJson|equalToXml)\] /.exec(diff.expected);
+        const expected = document ? diff.expected.slice(document[0].length) : diff.expected;
+        add('body', multiLineRows(expected, document?.[1] === 'equalToJson' ? prettyJson(diff.actual) : diff.actual, marker));
+        break;
+      }
+      case 'Basic auth':
+        add('Header', [{ left: `Basic auth: ${diff.expected}`, right: `Basic auth: ${diff.actual}`, marker }]);
+        break;
+      case 'Multipart':
+        add('multipart', [{ left: `Multipart: ${diff.expected}`, right: `Parts: ${diff.actual}`, marker }]);
+        break;
+      default:
+        add(kind, [namedRow(diff, kind, name)]);
     }
-    out.push(`${cell('')}  |`);
+  }
+  for (const rows of blocks.values()) {
+    for (const row of rows) out.push(renderRow(row));
+    out.push(SEPARATOR);
   }
   out.push(RULE, '');
   return out.join('\n');
