@@ -55,6 +55,8 @@ describe('renderTemplate helpers', () => {
     ["{{xPath '<a><b>hi</b></a>' '/a/b/text()'}}", 'hi'],
     ["{{xPath '<a><b>hi</b></a>' 'count(/a/b)'}}", '1'],
     ["{{soapXPath '<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body><m:x xmlns:m=\"urn:m\">7</m:x></s:Body></s:Envelope>' '/*[local-name()=\"x\"]/text()'}}", '7'],
+    ["{{{formatXml '<a x=\"1\"><b>hi</b><c/></a>'}}}", '<a x="1">\n  <b>hi</b>\n  <c/>\n</a>'],
+    ["{{{formatXml '<a>\n  <b>hi</b>\n</a>' format='compact'}}}", '<a><b>hi</b></a>'],
     // logic
     ["{{#eq request.method 'POST'}}yes{{else}}no{{/eq}}", 'yes'],
     ["{{#if (eq request.query.n '5')}}five{{/if}}", 'five'],
@@ -146,7 +148,7 @@ describe('renderTemplate helpers', () => {
   });
 
   it('registers every documented helper', () => {
-    for (const name of ['jsonPath', 'regexExtract', 'randomValue', 'randomInt', 'randomDecimal', 'pickRandom', 'now', 'date', 'parseDate', 'truncateDate', 'math', 'range', 'array', 'parseJson', 'toJson', 'formatJson', 'jsonMerge', 'base64', 'urlEncode', 'formData', 'size', 'contains', 'matches', 'eq', 'neq', 'lt', 'gt', 'lte', 'gte', 'and', 'or', 'not', 'if', 'unless', 'each', 'with', 'lookup', 'assign', 'val', 'trim', 'capitalize', 'upper', 'lower', 'replace', 'substring', 'abbreviate', 'join', 'split', 'xPath', 'hostname', 'systemValue']) {
+    for (const name of ['jsonPath', 'regexExtract', 'randomValue', 'randomInt', 'randomDecimal', 'pickRandom', 'now', 'date', 'parseDate', 'truncateDate', 'math', 'range', 'array', 'parseJson', 'toJson', 'formatJson', 'jsonMerge', 'base64', 'urlEncode', 'formData', 'size', 'contains', 'matches', 'eq', 'neq', 'lt', 'gt', 'lte', 'gte', 'and', 'or', 'not', 'if', 'unless', 'each', 'with', 'lookup', 'assign', 'val', 'trim', 'capitalize', 'upper', 'lower', 'replace', 'substring', 'abbreviate', 'join', 'split', 'xPath', 'formatXml', 'hostname', 'systemValue']) {
       expect(TEMPLATE_HELPER_NAMES).toContain(name);
     }
   });
