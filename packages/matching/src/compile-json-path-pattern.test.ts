@@ -18,6 +18,7 @@ describe('matchesJsonPath', () => {
     ['a filter that selects nothing', "$.things[?(@.name == 'Other')]", false],
     ['a numeric filter', '$.things[?(@.n > 1)]', true],
     ['a Jayway regex filter (=~)', '$.things[?(@.name =~ /Req.*/)]', true],
+    ['a Jayway regex filter matches the whole value', '$.things[?(@.name =~ /Thing/)]', false],
     ['a root filter applied to the root object', '$[?(@.age == 42)]', true],
     ['a root filter that fails', '$[?(@.age == 41)]', false],
     ['the Jayway size() function in a filter', '$[?(@.things.size() == 2)]', true],
@@ -55,6 +56,7 @@ describe('matchesJsonPath', () => {
     ['two sub-matchers', { expression: '$.a', equalTo: 'x', contains: 'y' }, /only one match operator/],
     ['an unknown sub-matcher', { expression: '$.a', equalsTo: 'x' }, /unknown match operator/],
     ['a catastrophic =~ regex', '$.a[?(@.b =~ /(a+)+/)]', /catastrophically/],
+    ['a catastrophic regex literal', '$.a[?(@.b.match(/(a+)+$/))]', /catastrophically/],
   ])('rejects %s', (_name, spec, message) => {
     expect(() => compileContentPattern({ matchesJsonPath: spec }, 'p')).toThrow(message);
   });

@@ -9,7 +9,7 @@ type CompileFn = (spec: unknown, path: string) => CompiledContentPattern;
 
 /**
  * Rewrites the Jayway JSONPath dialect WireMock users write into what jsonpath-plus evaluates:
- * `.size()`/`.length()` -> `.length`, `@.x =~ /re/i` -> `@.x.match(/re/i)`, `in`/`nin [..]` -> `[..].includes(@.x)`,
+ * `.size()`/`.length()` -> `.length`, `@.x =~ /re/i` -> `@.x.match(/^(?:re)$/i)`, `in`/`nin [..]` -> `[..].includes(@.x)`,
  * `empty true|false` and `size n` -> length checks.
  */
 export function translateJsonPath(expression: string, path: string): string {
@@ -17,8 +17,13 @@ export function translateJsonPath(expression: string, path: string): string {
   translated = translated.replace(/(@[\w.$[\]'"-]*)\s*=~\s*\/((?:\\\/|[^/])+)\/([a-z]*)/g, (_whole, subject: string, source: string, flags: string) => {
     const check = compileUserRegex(source);
     if (!check.ok) throw new PatternError(path, check.message);
-    return `${subject}.match(/${source}/${flags})`;
+    return `${subject}.match(/^(?:${source})$/${flags})`; // Jayway =~ matches the whole value
   });
+  // Any other regex literal in a filter (e.g. `.match(/…/)`) must pass the same safety gate.
+  for (const literal of translated.matchAll(/\/((?:\\\/|[^/\n])+)\/[a-z]*/g)) {
+    const check = compileUserRegex(literal[1]);
+    if (!check.ok && check.message.includes('catastrophically')) throw new PatternError(path, check.message);
+  }
   translated = translated.replace(/(@[\w.$[\]'"-]*?)\s+(nin|in)\s+(\[[^\]]*\])/g, (_whole, subject: string, operator: string, list: string) => `${operator === 'nin' ? '!' : ''}${list}.includes(${subject})`);
   translated = translated.replace(/(@[\w.$[\]'"-]*?)\s+empty\s+(true|false)/g, (_whole, subject: string, flag: string) => `(${subject}.length ${flag === 'true' ? '==' : '>'} 0)`);
   translated = translated.replace(/(@[\w.$[\]'"-]*?)\s+size\s+(\d+)/g, (_whole, subject: string, size: string) => `(${subject}.length == ${size})`);
