@@ -37,7 +37,19 @@ export interface JsonPathQuery {
   isIndefinite: boolean;
 }
 
+const queryCache = new Map<string, JsonPathQuery>();
+
+/** Compiles (and caches by expression) a JSONPath query; throws PatternError naming `path`. */
 export function compileJsonPathQuery(expression: string, path: string): JsonPathQuery {
+  const cached = queryCache.get(expression);
+  if (cached) return cached;
+  const query = buildJsonPathQuery(expression, path);
+  if (queryCache.size >= 2000) queryCache.clear();
+  queryCache.set(expression, query);
+  return query;
+}
+
+function buildJsonPathQuery(expression: string, path: string): JsonPathQuery {
   if (!expression.startsWith('$') && !expression.startsWith('@')) throw new PatternError(path, `JSONPath must start with '$': ${expression}`);
   const translated = translateJsonPath(expression, path);
   const isRootFilter = /^\$\[\?\(/.test(translated);

@@ -1,5 +1,6 @@
 import type { HelperDelegate, HelperOptions } from 'handlebars';
 import { compileJsonPathQuery } from './compile-json-path-pattern';
+import { parseJsonCached } from './compiled-content-pattern';
 import { isListOrSingle } from './list-or-single';
 import { TemplateError } from './template-error';
 import { assignVariable, renderableJson, splitArgs, toPlainJson, toText } from './template-values';
@@ -33,11 +34,21 @@ export const jsonHelpers: Record<string, HelperDelegate> = {
     const fallback = options.hash.default;
     if (typeof expression !== 'string') throw new TemplateError('jsonPath: the second argument must be a JSONPath expression');
     let json: unknown;
-    try {
-      json = parseJsonInput(input, 'jsonPath');
-    } catch (error) {
-      if (fallback !== undefined) return fallback;
-      throw error;
+    if (typeof input === 'string') {
+      // Read-only use: the shared parse cache is safe here (results are copied by renderableJson).
+      const parsed = parseJsonCached(input);
+      if (!parsed.ok) {
+        if (fallback !== undefined) return fallback;
+        throw new TemplateError('jsonPath: input is not valid JSON');
+      }
+      json = parsed.value;
+    } else {
+      try {
+        json = parseJsonInput(input, 'jsonPath');
+      } catch (error) {
+        if (fallback !== undefined) return fallback;
+        throw error;
+      }
     }
     let query;
     try {
