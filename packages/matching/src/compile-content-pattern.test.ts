@@ -63,7 +63,7 @@ describe('compileContentPattern', () => {
     ['not an object', 'equalTo', 'p', /must be an object/],
     ['an unknown operator', { equalsTo: 'x' }, 'p', /unknown match operator 'equalsTo'/],
     ['two operators', { equalTo: 'x', contains: 'y' }, 'p', /only one match operator/],
-    ['a modifier of another operator', { contains: 'x', caseInsensitive: true }, 'p.caseInsensitive', /not a valid modifier of contains/],
+    ['a key that is no modifier', { contains: 'x', caseInsensitve: true }, 'p.caseInsensitve', /not a valid modifier of contains/],
     ['a non-string value', { contains: 3 }, 'p.contains', /must be a string/],
     ['an invalid regex', { matches: '(' }, 'p.matches', /invalid regex/],
     ['a catastrophic regex', { matches: '(a+)+' }, 'p.matches', /catastrophically/],
@@ -86,6 +86,10 @@ describe('compileContentPattern', () => {
     expect(error).toBeInstanceOf(PatternError);
     expect((error as PatternError).path).toBe(path);
     expect((error as PatternError).message).toMatch(message);
+  });
+
+  it('ignores a known modifier next to an operator it does not apply to, like WireMock', () => {
+    expect(compileContentPattern({ contains: 'x', caseInsensitive: true }, 'p').distance('axb')).toBe(0);
   });
 
   it('does not treat Object.prototype names as operators', () => {

@@ -25,6 +25,7 @@ const OPERATORS: Record<string, readonly string[]> = {
 };
 
 export const OPERATOR_NAMES: readonly string[] = Object.keys(OPERATORS);
+const ALL_MODIFIERS = new Set(Object.values(OPERATORS).flat());
 
 /** Finds the one operator key of a pattern object and checks that the other keys are its modifiers. */
 export function findOperator(spec: Record<string, unknown>, path: string, extraAllowed: readonly string[] = []): string {
@@ -36,8 +37,10 @@ export function findOperator(spec: Record<string, unknown>, path: string, extraA
   if (operators.length > 1) throw new PatternError(path, `only one match operator allowed, found ${operators.join(', ')}`);
   const operator = operators[0];
   for (const key of Object.keys(spec)) {
-    if (key === operator || extraAllowed.includes(key)) continue;
-    if (!OPERATORS[operator].includes(key)) throw new PatternError(joinPath(path, key), `'${key}' is not a valid modifier of ${operator}`);
+    if (key === operator || extraAllowed.includes(key) || OPERATORS[operator].includes(key)) continue;
+    // WireMock ignores a known modifier next to an operator it does not apply to; so do we. A key
+    // that is no modifier at all is almost always a typo, and is rejected.
+    if (!ALL_MODIFIERS.has(key)) throw new PatternError(joinPath(path, key), `'${key}' is not a valid modifier of ${operator}`);
   }
   return operator;
 }
