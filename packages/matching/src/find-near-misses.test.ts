@@ -63,6 +63,13 @@ describe('formatNotMatchedReport', () => {
     expect(lines).toContain(`${'Query: two [contains] two things'.padEnd(59)}| two: two things`);
   });
 
+  it("adds WireMock's hints to a urlPattern mismatch", () => {
+    const regexStub = stub('r', { method: 'GET', urlPattern: 'thing?query=value' });
+    const get = toMatchableRequest({ method: 'GET', url: '/thing', headers: { host: 'h' } });
+    const lines = formatNotMatchedReport(get, findNearMisses([regexStub], get)).split('\n');
+    expect(lines).toContain(`${'[regex] thing?query=value'.padEnd(59)}| ${'/thing'.padEnd(52)}<<<<< URL does not match. When using a regex, "?" should be "\\\\?". URLs must start with a /`);
+  });
+
   it('says there are no stubs when there are none', () => {
     expect(formatNotMatchedReport(request, [])).toContain('(no stubs)');
   });

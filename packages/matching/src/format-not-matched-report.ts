@@ -95,7 +95,7 @@ export function formatNotMatchedReport(request: MatchableRequest, nearMisses: re
         add('request-line', [{ left: diff.expected, right: diff.actual, marker }]);
         break;
       case 'URL':
-        add('request-line', [{ left: diff.expected, right: request.url, marker }]);
+        add('request-line', [{ left: diff.expected, right: request.url, marker: marker && marker + regexHint(diff.expected) }]);
         break;
       case 'Scheme': case 'Host': case 'Port':
         add('request-line', [{ left: `${kind}: ${diff.expected}`, right: `${kind}: ${diff.actual}`, marker }]);
@@ -123,4 +123,14 @@ export function formatNotMatchedReport(request: MatchableRequest, nearMisses: re
   }
   out.push(RULE, '');
   return out.join('\n');
+}
+
+/** WireMock's hints for the usual urlPattern mistakes. */
+function regexHint(expected: string): string {
+  if (!expected.startsWith('[regex] ')) return '';
+  const regex = expected.slice('[regex] '.length);
+  const hints: string[] = [];
+  if (/(^|[^\\])\?/.test(regex) && !/[)\]*+?]\?/.test(regex)) hints.push('When using a regex, "?" should be "\\\\?"');
+  if (!regex.startsWith('/') && !regex.startsWith('^/') && !regex.startsWith('.')) hints.push('URLs must start with a /');
+  return hints.length ? `. ${hints.join('. ')}` : '';
 }
