@@ -83,7 +83,7 @@ export function createServeHandler(engine: MockEngine, logger: Logger, options: 
         else res.destroy();
       };
       try {
-        serve(engine, request, res, loggedDate, startedAt, options)?.catch(fail);
+        serve(engine, request, res, loggedDate, startedAt, options, logger)?.catch(fail);
       } catch (err) {
         fail(err);
       }
@@ -91,18 +91,25 @@ export function createServeHandler(engine: MockEngine, logger: Logger, options: 
   };
 }
 
-function finishEvent(engine: MockEngine, event: ServeEvent, startedAt: number) {
+/** Hands the finished event to the journal, the traffic sink and the recorder; a failing listener is logged, never thrown. */
+function finishEvent(engine: MockEngine, event: ServeEvent, startedAt: number, logger: Logger) {
   const totalTime = Math.round(performance.now() - startedAt);
   event.timing = { addedDelay: event.timing?.addedDelay ?? 0, processTime: 0, responseSendTime: 0, serveTime: totalTime, totalTime };
-  for (const listener of engine.serveListeners) listener(event);
+  for (const listener of engine.serveListeners) {
+    try {
+      listener(event);
+    } catch (err) {
+      logger.error({ err, eventId: event.id }, 'serve event listener failed');
+    }
+  }
 }
 
-function serve(engine: MockEngine, request: MatchableRequest, res: ServerResponse, loggedDate: number, startedAt: number, options: ServeOptions): Promise<void> | void {
+function serve(engine: MockEngine, request: MatchableRequest, res: ServerResponse, loggedDate: number, startedAt: number, options: ServeOptions, logger: Logger): Promise<void> | void {
   const event: ServeEvent = { id: request.id!, request, loggedDate, wasMatched: false, responseDefinition: {} };
   const gone = new ClientGone();
   res.once('close', () => {
     gone.mark();
-    finishEvent(engine, event, startedAt);
+    finishEvent(engine, event, startedAt, logger);
   });
 
   const selected = selectStub(engine, request);
