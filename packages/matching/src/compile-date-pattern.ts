@@ -36,10 +36,14 @@ export function compileDatePattern(operator: 'before' | 'after' | 'equalToDateTi
       throw new PatternError(joinPath(path, 'actualFormat'), (error as Error).message);
     }
   }
+  const applyTruncationLast = spec.applyTruncationLast;
+  if (applyTruncationLast !== undefined && typeof applyTruncationLast !== 'boolean') throw new PatternError(joinPath(path, 'applyTruncationLast'), 'applyTruncationLast must be a boolean');
+  // WireMock truncates the expected date before adding the offset unless applyTruncationLast is true.
   const resolveExpected = (): Date => {
     let date = expectedDate(new Date());
+    if (truncateExpected && !applyTruncationLast) date = truncateDate(date, truncateExpected) ?? date;
     if (typeof offset === 'number') date = addToDate(date, offset, unit);
-    if (truncateExpected) date = truncateDate(date, truncateExpected) ?? date;
+    if (truncateExpected && applyTruncationLast) date = truncateDate(date, truncateExpected) ?? date;
     return date;
   };
   return {

@@ -72,6 +72,8 @@ describe('renderTemplate helpers', () => {
     ["{{size 'abcd'}} {{size (array 1 2 3)}} {{size (jsonPath request.body '$.items')}}", '4 3 2'],
     ["{{math 1 '+' 2}} {{math 7 '-' 10}} {{math 3 '*' 4}} {{math 10 '/' 4}} {{math 10 '%' 3}}", '3 -3 12 2.5 1'],
     ['{{#each (range 1 4)}}{{this}}{{/each}}', '1234'],
+    ["{{join ',' (arrayAdd (array 1 2) 3)}} {{join ',' (arrayAdd (array 1 2) 0 position='start')}} {{join ',' (arrayAdd (array 1 3) 2 position=1)}}", '1,2,3 0,1,2 1,2,3'],
+    ["{{join ',' (arrayRemove (array 1 2 3))}} {{join ',' (arrayRemove (array 1 2 3) position='start')}} {{join ',' (arrayRemove (array 1 2 3) position=1)}}", '1,2 2,3 1,3'],
     ["{{#each (array 'x' 'y')}}{{@index}}{{this}}{{/each}}", '0x1y'],
     ["{{#assign 'greeting'}}Hello {{request.method}}{{/assign}}{{greeting}}!", 'Hello POST!'],
     ["{{val request.query.none default='dflt'}} {{val request.query.n}}", 'dflt 5'],

@@ -128,6 +128,20 @@ export const logicHelpers: Record<string, HelperDelegate> = {
   array(...args: unknown[]) {
     return splitArgs(args).values;
   },
+  /** `{{arrayAdd (array 1 2) 3}}`, `position='start'|'end'|n` (default end). */
+  arrayAdd(...args: unknown[]) {
+    const { values, options } = splitArgs(args);
+    const list = toList(values[0], 'arrayAdd');
+    list.splice(positionIn(list, options.hash.position, 'arrayAdd', list.length), 0, values[1]);
+    return list;
+  },
+  /** `{{arrayRemove (array 1 2 3) position=1}}`, `position='start'|'end'|n` (default end). */
+  arrayRemove(...args: unknown[]) {
+    const { values, options } = splitArgs(args);
+    const list = toList(values[0], 'arrayRemove');
+    if (list.length > 0) list.splice(positionIn(list, options.hash.position, 'arrayRemove', list.length - 1), 1);
+    return list;
+  },
   /** `{{#assign 'name'}}value{{/assign}}` then `{{name}}`. */
   assign(this: unknown, ...args: unknown[]) {
     const { values, options } = splitArgs(args);
@@ -150,3 +164,17 @@ export const logicHelpers: Record<string, HelperDelegate> = {
     return value ?? '';
   },
 };
+
+function toList(value: unknown, helper: string): unknown[] {
+  const plain = toPlainJson(value);
+  if (!Array.isArray(plain)) throw new TemplateError(`${helper}: the first argument must be an array`);
+  return [...plain];
+}
+
+function positionIn(list: unknown[], position: unknown, helper: string, fallback: number): number {
+  if (position === undefined || position === 'end') return fallback;
+  if (position === 'start') return 0;
+  const index = toNumber(position);
+  if (!Number.isInteger(index) || index < 0 || index > list.length) throw new TemplateError(`${helper}: position must be start, end or an index within the array`);
+  return index;
+}
