@@ -7,6 +7,7 @@ import { checkJsonSchema, isValidAgainstSchema, type JsonSchema } from './json-s
 import { compileJsonPathPattern } from './compile-json-path-pattern';
 import { compileXmlPattern, compileXPathPattern } from './compile-xml-pattern';
 import { findOperator } from './find-operator';
+import { formatJacksonJson } from './format-jackson-json';
 import { normalisedLevenshtein } from './normalised-levenshtein';
 import { joinPath, PatternError } from './pattern-error';
 
@@ -16,8 +17,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function requireString(value: unknown, path: string, operator: string): string {
   if (typeof value === 'string') return value;
-  if (operator === 'equalTo' && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
-  throw new PatternError(path, `${operator} must be a string`);
+  throw new PatternError(path, `${operator} operand must be a non-null string`);
 }
 
 function requireBoolean(spec: Record<string, unknown>, key: string, path: string): boolean {
@@ -75,8 +75,9 @@ export function compileContentPattern(spec: unknown, path: string): CompiledCont
       };
     }
     case 'absent': {
+      // WireMock treats any `absent` key as "must be absent", `"absent": false` included.
       if (typeof value !== 'boolean') throw new PatternError(valuePath, 'absent must be a boolean');
-      return { operator, expected: '', isAbsent: value, distance: (actual) => ((actual === undefined) === value ? 0 : 1) };
+      return { operator, expected: '', isAbsent: true, distance: (actual) => (actual === undefined ? 0 : 1) };
     }
     case 'equalToJson':
       return compileEqualToJson(spec, value, path, valuePath);
@@ -138,7 +139,7 @@ function compileEqualToJson(spec: Record<string, unknown>, value: unknown, path:
   const options = { ignoreArrayOrder: requireBoolean(spec, 'ignoreArrayOrder', path), ignoreExtraElements: requireBoolean(spec, 'ignoreExtraElements', path) };
   const distanceJson = (actual: unknown): number => (actual === undefined ? 1 : jsonDistance(expectedJson, actual, options));
   return {
-    operator: 'equalToJson', expected: JSON.stringify(expectedJson, null, 2), isAbsent: false,
+    operator: 'equalToJson', expected: formatJacksonJson(expectedJson), isAbsent: false,
     distanceJson,
     distance: (actual) => {
       if (actual === undefined) return 1;
@@ -165,7 +166,7 @@ function compileJsonSchemaPattern(spec: Record<string, unknown>, value: unknown,
   }
   const distanceJson = (actual: unknown): number => (actual !== undefined && isValidAgainstSchema(actual, schema as JsonSchema) ? 0 : 1);
   return {
-    operator: 'matchesJsonSchema', expected: JSON.stringify(schema, null, 2), isAbsent: false,
+    operator: 'matchesJsonSchema', expected: formatJacksonJson(schema), isAbsent: false,
     distanceJson,
     distance: (actual) => {
       if (actual === undefined) return 1;

@@ -106,7 +106,7 @@ export function compileJsonPathPattern(value: unknown, path: string, compile: Co
     }
     return best;
   };
-  const expected = sub ? `${expression} ${sub.operator} ${sub.expected}` : expression;
+  const expected = sub ? `${expression} [${sub.operator}] ${sub.expected}` : expression;
   return {
     operator: 'matchesJsonPath', expected, isAbsent: false,
     distanceJson: (json) => (json === undefined ? 1 : matchJson(json)),

@@ -201,9 +201,12 @@ export function compileRequestPattern(pattern: RequestPattern | unknown): Compil
   return result.pattern;
 }
 
+/** The URL matcher as WireMock's report shows it (`[path] /a`, `[path regex] /a/.*`, `[regex] …`). */
 export function describeUrl(url: CompiledUrl): string {
   switch (url.kind) {
-    case 'urlPattern': case 'urlPathPattern': return `[regex] ${url.expected}`;
+    case 'urlPath': return `[path] ${url.expected}`;
+    case 'urlPattern': return `[regex] ${url.expected}`;
+    case 'urlPathPattern': return `[path regex] ${url.expected}`;
     case 'urlPathTemplate': return `[path template] ${url.expected}`;
     default: return url.expected;
   }

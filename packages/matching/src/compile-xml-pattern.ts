@@ -64,7 +64,7 @@ export function compileXPathPattern(spec: Record<string, unknown>, value: unknow
   }
   const subMatcher = sub;
   return {
-    operator: 'matchesXPath', expected: subMatcher ? `${expression} ${subMatcher.operator} ${subMatcher.expected}` : expression, isAbsent: false,
+    operator: 'matchesXPath', expected: subMatcher ? `${expression} [${subMatcher.operator}] ${subMatcher.expected}` : expression, isAbsent: false,
     distance: (actual) => {
       if (actual === undefined) return 1;
       const document = parseXmlCached(actual);

@@ -49,7 +49,7 @@ describe('formatNotMatchedReport', () => {
     ]);
     expect(lines).toContain(`${'Hello stub'.padEnd(59)}|`);
     expect(lines).toContain(`${'GET'.padEnd(59)}| GET`);
-    expect(lines).toContain(`${'/hello'.padEnd(59)}| ${'/hello2'.padEnd(52)}<<<<< URL does not match`);
+    expect(lines).toContain(`${'[path] /hello'.padEnd(59)}| ${'/hello2'.padEnd(52)}<<<<< URL does not match`);
     expect(lines).toContain(`${'Accept: text/plain'.padEnd(59)}| ${'Accept: application/json'.padEnd(52)}<<<<< Header does not match`);
     expect(lines[lines.length - 2]).toBe('-'.repeat(119));
   });
@@ -58,7 +58,7 @@ describe('formatNotMatchedReport', () => {
     const queryStub = stub('q', { method: 'GET', urlPath: '/thing', queryParameters: { one: { equalTo: '1' }, two: { contains: 'two things' } } });
     const get = toMatchableRequest({ method: 'GET', url: '/thing?one=2&two=two%20things', headers: { host: 'h' } });
     const lines = formatNotMatchedReport(get, findNearMisses([queryStub], get)).split('\n');
-    expect(lines).toContain(`${'/thing'.padEnd(59)}| /thing?one=2&two=two%20things`);
+    expect(lines).toContain(`${'[path] /thing'.padEnd(59)}| /thing?one=2&two=two%20things`);
     expect(lines).toContain(`${'Query: one = 1'.padEnd(59)}| ${'one: 2'.padEnd(52)}<<<<< Query does not match`);
     expect(lines).toContain(`${'Query: two [contains] two things'.padEnd(59)}| two: two things`);
   });
@@ -74,12 +74,29 @@ describe('formatNotMatchedReport', () => {
     expect(formatNotMatchedReport(request, [])).toContain('(no stubs)');
   });
 
-  it('shows multi-line bodies line by line', () => {
-    const bodyStub = stub('b', { method: 'POST', bodyPatterns: [{ equalToJson: { a: 1 } }] });
-    const post = toMatchableRequest({ method: 'POST', url: '/x', headers: { host: 'h' }, body: '{"a":2}' });
-    const report = formatNotMatchedReport(post, findNearMisses([bodyStub], post));
-    expect(report).toMatch(/\{ +\| \{ +<<<<< Body does not match/);
-    expect(report).toMatch(/"a": 1 +\| +"a": 2/);
-    expect(report).toContain('"a": 1');
+  it('shows JSON bodies in Jackson layout, line by line, as WireMock does', () => {
+    const bodyStub = stub('b', { method: 'GET', url: '/u', bodyPatterns: [{ equalToJson: { a: 1, b: [1, 2] } }] });
+    const get = toMatchableRequest({ method: 'GET', url: '/u', headers: { host: 'h' }, body: '{"a":2,"b":[1]}' });
+    const lines = formatNotMatchedReport(get, findNearMisses([bodyStub], get)).split('\n');
+    const start = lines.findIndex((line) => line.startsWith('[equalToJson]'));
+    expect(lines.slice(start, start + 5)).toEqual([
+      `${'[equalToJson]'.padEnd(59)}| ${''.padEnd(52)}<<<<< Body does not match`,
+      `${'{'.padEnd(59)}| {`,
+      `${'  "a" : 1,'.padEnd(59)}|   "a" : 2,`,
+      `${'  "b" : [ 1, 2 ]'.padEnd(59)}|   "b" : [ 1 ]`,
+      `${'}'.padEnd(59)}| }`,
+    ]);
+  });
+
+  it('marks missing headers and query parameters as not present', () => {
+    const headerStub = stub('h', { method: 'POST', urlPathPattern: '/pp/[0-9]+', headers: { 'X-B': { matches: '[0-9]+' } }, queryParameters: { b: { contains: 'x' } }, cookies: { c: { equalTo: 'v' } }, bodyPatterns: [{ contains: 'zz' }] });
+    const post = toMatchableRequest({ method: 'POST', url: '/pp/x?a=2', headers: { host: 'h', cookie: 'c=w' }, body: '{"b":1}' });
+    const lines = formatNotMatchedReport(post, findNearMisses([headerStub], post)).split('\n');
+    expect(lines).toContain(`${'[path regex] /pp/[0-9]+'.padEnd(59)}| ${'/pp/x?a=2'.padEnd(52)}<<<<< URL does not match`);
+    expect(lines).toContain(`${'X-B [matches] : [0-9]+'.padEnd(59)}| ${''.padEnd(52)}<<<<< Header is not present`);
+    expect(lines).toContain(`${'Query: b [contains] x'.padEnd(59)}| ${''.padEnd(52)}<<<<< Query is not present`);
+    expect(lines).toContain(`${'Cookie: c=v'.padEnd(59)}| ${'w'.padEnd(52)}<<<<< Cookie does not match`);
+    expect(lines).toContain(`${'[contains]'.padEnd(59)}| ${''.padEnd(52)}<<<<< Body does not match`);
+    expect(lines).toContain(`${'zz'.padEnd(59)}| {"b":1}`);
   });
 });

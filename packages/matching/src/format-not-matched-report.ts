@@ -1,4 +1,5 @@
 import type { NearMiss } from './find-near-misses';
+import { formatJacksonJson } from './format-jackson-json';
 import type { MatchableRequest } from './matchable-request';
 import type { DiffLine } from './match-request-pattern';
 
@@ -6,6 +7,7 @@ const LEFT_WIDTH = 59;
 const RIGHT_WIDTH = 52;
 const RULE = '-'.repeat(119);
 const SEPARATOR = `${' '.repeat(LEFT_WIDTH)}|`;
+const ABSENT = '(absent)';
 
 interface Row {
   left: string;
@@ -38,91 +40,83 @@ function wrap(text: string, width: number): string[] {
 
 function prettyJson(text: string): string {
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    return formatJacksonJson(JSON.parse(text));
   } catch {
     return text;
   }
 }
 
-/** Pairs expected and actual lines of a multi-line value; the marker goes on the first line. */
-function multiLineRows(expected: string, actual: string, marker: string | undefined): Row[] {
-  const left = expected.split(/\r?\n/);
-  const right = actual.split(/\r?\n/);
+/** Pairs expected and actual lines of multi-line values; the marker goes on the first line. */
+function pairLines(left: string[], right: string[], marker: string | undefined): Row[] {
   const rows: Row[] = [];
   for (let i = 0; i < Math.max(left.length, right.length); i++) rows.push({ left: left[i] ?? '', right: right[i] ?? '', marker: i === 0 ? marker : undefined });
   return rows;
 }
 
-function kindOf(diff: DiffLine): { kind: string; name: string } {
+function lines(text: string): string[] {
+  return text.split(/\r?\n/);
+}
+
+function splitField(diff: DiffLine): { kind: string; name: string } {
   const colon = diff.field.indexOf(': ');
   return colon < 0 ? { kind: diff.field, name: '' } : { kind: diff.field.slice(0, colon), name: diff.field.slice(colon + 2) };
 }
 
-function namedRow(diff: DiffLine, kind: string, name: string): Row {
-  const operatorForm = diff.expected.startsWith('[');
-  const marker = diff.matched ? undefined : `${kind} does not match`;
+/** `[contains] x` -> ['contains', 'x']; plain `x` (equalTo) -> [null, 'x']. */
+function splitOperator(expected: string): [string | null, string] {
+  const match = /^\[([A-Za-z]+)\] ?([\s\S]*)$/.exec(expected);
+  return match ? [match[1], match[2]] : [null, expected];
+}
+
+const MARKERS: Record<string, string> = {
+  'HTTP method': 'HTTP method does not match',
+  URL: 'URL does not match',
+  Header: 'Header does not match',
+  Query: 'Query does not match',
+  Cookie: 'Cookie does not match',
+  Form: 'Form data does not match',
+  'Path parameter': 'Path parameter does not match',
+  Body: 'Body does not match',
+  Multipart: 'Multipart does not match',
+};
+
+function rowsFor(diff: DiffLine, request: MatchableRequest): Row[] {
+  const { kind, name } = splitField(diff);
+  const absent = diff.actual === ABSENT;
+  const marker = diff.matched ? undefined : absent && ['Header', 'Query', 'Cookie', 'Form'].includes(kind) ? `${kind === 'Form' ? 'Form data' : kind} is not present` : (MARKERS[kind] ?? `${kind} does not match`);
+  const [operator, value] = splitOperator(diff.expected);
+  const actual = absent ? '' : diff.actual;
   switch (kind) {
+    case 'HTTP method':
+      return [{ left: diff.expected, right: diff.actual, marker }];
+    case 'URL':
+      return [{ left: diff.expected, right: request.url, marker: marker && marker + regexHint(diff.expected) }];
     case 'Header':
-      return { left: operatorForm ? `${name} ${diff.expected}` : `${name}: ${diff.expected}`, right: `${name}: ${diff.actual}`, marker };
+      return [{ left: operator ? `${name} [${operator}] : ${value}` : `${name}: ${value}`, right: absent ? '' : `${name}: ${actual}`, marker }];
+    case 'Cookie':
+      return [{ left: operator ? `Cookie: ${name} [${operator}] ${value}` : `Cookie: ${name}=${value}`, right: actual, marker }];
+    case 'Query': case 'Form': case 'Path parameter':
+      return [{ left: operator ? `${kind}: ${name} [${operator}] ${value}` : `${kind}: ${name} = ${value}`, right: absent ? '' : `${name}: ${actual}`, marker }];
+    case 'Body':
+      return bodyRows(operator, value, diff.actual, marker);
     default:
-      return { left: `${kind}: ${name} ${operatorForm ? diff.expected : `= ${diff.expected}`}`, right: `${name}: ${diff.actual}`, marker };
+      return [{ left: `${diff.field}: ${diff.expected}`, right: diff.actual, marker }];
   }
 }
 
-/**
- * WireMock's "Request was not matched" report: the closest stub on the left, the request on the right,
- * blocks for method/URL, headers, query, cookies, form, body, each differing line marked
- * `<<<<< X does not match`.
- */
-export function formatNotMatchedReport(request: MatchableRequest, nearMisses: readonly NearMiss[]): string {
-  const out: string[] = ['', `${' '.repeat(47)}Request was not matched`, `${' '.repeat(47)}=======================`, '', RULE, `| ${pad('Closest stub', LEFT_WIDTH - 2)}| ${pad('Request', LEFT_WIDTH - 2)}|`, RULE, SEPARATOR];
-  const closest = nearMisses[0];
-  if (!closest) {
-    out.push(renderRow({ left: '(no stubs)', right: request.method }), renderRow({ left: '', right: request.url }), SEPARATOR, RULE, '');
-    return out.join('\n');
+function bodyRows(operator: string | null, value: string, actual: string, marker: string | undefined): Row[] {
+  switch (operator) {
+    case null:
+      return pairLines(lines(value), lines(actual), marker);
+    case 'equalToJson':
+    case 'matchesJsonSchema':
+      return pairLines([`[${operator}]`, ...lines(value)], ['', ...lines(prettyJson(actual))], marker);
+    case 'matchesJsonPath':
+    case 'matchesXPath':
+      return pairLines(lines(value), lines(actual), marker);
+    default:
+      return pairLines([`[${operator}]`, ...lines(value)], ['', ...lines(actual)], marker);
   }
-  if (closest.stubMapping.name) {
-    for (const line of wrap(closest.stubMapping.name, LEFT_WIDTH - 1)) out.push(renderRow({ left: line, right: '' }));
-    out.push(SEPARATOR);
-  }
-  const blocks = new Map<string, Row[]>();
-  const add = (block: string, rows: Row[]) => blocks.set(block, [...(blocks.get(block) ?? []), ...rows]);
-  for (const diff of closest.matchResult.diffs) {
-    const { kind, name } = kindOf(diff);
-    const marker = diff.matched ? undefined : `${kind === 'URL' ? 'URL' : kind} does not match`;
-    switch (kind) {
-      case 'HTTP method':
-        add('request-line', [{ left: diff.expected, right: diff.actual, marker }]);
-        break;
-      case 'URL':
-        add('request-line', [{ left: diff.expected, right: request.url, marker: marker && marker + regexHint(diff.expected) }]);
-        break;
-      case 'Scheme': case 'Host': case 'Port':
-        add('request-line', [{ left: `${kind}: ${diff.expected}`, right: `${kind}: ${diff.actual}`, marker }]);
-        break;
-      case 'Body': {
-        // Documents are shown as such (WireMock prints the expected JSON/XML, not the operator).
-        const document = /^\[(equalToJson|equalToXml)\] /.exec(diff.expected);
-        const expected = document ? diff.expected.slice(document[0].length) : diff.expected;
-        add('body', multiLineRows(expected, document?.[1] === 'equalToJson' ? prettyJson(diff.actual) : diff.actual, marker));
-        break;
-      }
-      case 'Basic auth':
-        add('Header', [{ left: `Basic auth: ${diff.expected}`, right: `Basic auth: ${diff.actual}`, marker }]);
-        break;
-      case 'Multipart':
-        add('multipart', [{ left: `Multipart: ${diff.expected}`, right: `Parts: ${diff.actual}`, marker }]);
-        break;
-      default:
-        add(kind, [namedRow(diff, kind, name)]);
-    }
-  }
-  for (const rows of blocks.values()) {
-    for (const row of rows) out.push(renderRow(row));
-    out.push(SEPARATOR);
-  }
-  out.push(RULE, '');
-  return out.join('\n');
 }
 
 /** WireMock's hints for the usual urlPattern mistakes. */
@@ -133,4 +127,37 @@ function regexHint(expected: string): string {
   if (/(^|[^\\])\?/.test(regex) && !/[)\]*+?]\?/.test(regex)) hints.push('When using a regex, "?" should be "\\\\?"');
   if (!regex.startsWith('/') && !regex.startsWith('^/') && !regex.startsWith('.')) hints.push('URLs must start with a /');
   return hints.length ? `. ${hints.join('. ')}` : '';
+}
+
+const BLOCK_OF: Record<string, string> = { 'HTTP method': 'request-line', URL: 'request-line', Scheme: 'request-line', Host: 'request-line', Port: 'request-line', 'Basic auth': 'Header' };
+
+/**
+ * WireMock's "Request was not matched" report: the closest stub on the left, the request on the right,
+ * one block per kind of field (request line, headers, path parameters, query, cookies, form, body),
+ * each differing line marked `<<<<< X does not match` / `X is not present`.
+ */
+export function formatNotMatchedReport(request: MatchableRequest, nearMisses: readonly NearMiss[]): string {
+  const out: string[] = ['', `${' '.repeat(47)}Request was not matched`, `${' '.repeat(47)}=======================`, '', RULE, `| ${pad('Closest stub', LEFT_WIDTH - 2)}| ${pad('Request', LEFT_WIDTH - 2)}|`, RULE, SEPARATOR];
+  const closest = nearMisses[0];
+  if (!closest) {
+    out.push(renderRow({ left: '(no stubs)', right: request.method }), renderRow({ left: '', right: request.url }), SEPARATOR, SEPARATOR, RULE, '');
+    return out.join('\n');
+  }
+  if (closest.stubMapping.name) {
+    for (const line of wrap(closest.stubMapping.name, LEFT_WIDTH - 1)) out.push(renderRow({ left: line, right: '' }));
+    out.push(SEPARATOR);
+  }
+  const blocks = new Map<string, Row[]>();
+  for (const diff of closest.matchResult.diffs) {
+    const { kind } = splitField(diff);
+    const block = BLOCK_OF[kind] ?? kind;
+    blocks.set(block, [...(blocks.get(block) ?? []), ...rowsFor(diff, request)]);
+  }
+  for (const rows of blocks.values()) {
+    for (const row of rows) out.push(renderRow(row));
+    out.push(SEPARATOR);
+  }
+  if (!blocks.has('Body')) out.push(SEPARATOR);
+  out.push(RULE, '');
+  return out.join('\n');
 }

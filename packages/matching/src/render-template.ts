@@ -27,7 +27,7 @@ export function compileTemplate(template: string): Handlebars.TemplateDelegate {
   try {
     // Handlebars compiles lazily: parse now so syntax errors surface here, not mid-response.
     handlebars.parse(template);
-    compiled = handlebars.compile(template, { strict: false });
+    compiled = handlebars.compile(template, { strict: false, noEscape: true });
   } catch (error) {
     throw new TemplateError(`template error: ${(error as Error).message}`, { cause: error });
   }
@@ -42,9 +42,9 @@ export function isTemplate(text: string): boolean {
 }
 
 /**
- * Renders a Handlebars template against a model from buildTemplateModel. HTML-escapes `{{x}}` like
- * WireMock (use `{{{x}}}` for raw output). Any compile or helper failure becomes a TemplateError
- * with a message fit for a 500 response.
+ * Renders a Handlebars template against a model from buildTemplateModel. Like WireMock 3, `{{x}}` is not
+ * HTML-escaped. Any compile or helper failure becomes a TemplateError with a message fit for a 500
+ * response.
  */
 export function renderTemplate(template: string, model: TemplateModel): string {
   if (!isTemplate(template)) return template;

@@ -1,6 +1,7 @@
 import type { HelperDelegate, HelperOptions } from 'handlebars';
 import { compileJsonPathQuery } from './compile-json-path-pattern';
 import { parseJsonCached } from './compiled-content-pattern';
+import { formatJacksonJson } from './format-jackson-json';
 import { isListOrSingle } from './list-or-single';
 import { TemplateError } from './template-error';
 import { assignVariable, renderableJson, splitArgs, toPlainJson, toText } from './template-values';
@@ -78,16 +79,17 @@ export const jsonHelpers: Record<string, HelperDelegate> = {
     }
     return parsed;
   },
+  /** `{{toJson value}}`: Jackson-style pretty JSON, as WireMock prints it. */
   toJson(...args: unknown[]) {
     const { values } = splitArgs(args);
-    return JSON.stringify(toPlainJson(values[0]) ?? null);
+    return formatJacksonJson(toPlainJson(values[0]) ?? null);
   },
-  /** `{{formatJson request.body}}` pretty; `format='compact'` for one line. */
+  /** `{{formatJson request.body}}` pretty (Jackson layout); `format='compact'` for one line. */
   formatJson(this: unknown, ...args: unknown[]) {
     const { values, options } = splitArgs(args);
     const input = typeof options.fn === 'function' ? options.fn(this) : values[0];
     const json = parseJsonInput(input, 'formatJson');
-    return options.hash.format === 'compact' ? JSON.stringify(json) : JSON.stringify(json, null, 2);
+    return options.hash.format === 'compact' ? JSON.stringify(json) : formatJacksonJson(json);
   },
   /** `{{jsonMerge a b}}`: b's fields deep-merged over a's. */
   jsonMerge(this: unknown, ...args: unknown[]) {

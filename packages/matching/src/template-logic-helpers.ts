@@ -94,22 +94,30 @@ export const logicHelpers: Record<string, HelperDelegate> = {
     }
     return toText(value).length;
   },
-  /** `{{math 1 '+' 2}}`: + - * / % ; integers stay integers except for a fractional quotient. */
+  /**
+   * `{{math 1 '+' 2}}`: + - * / % with Java BigDecimal semantics like WireMock: the result keeps the
+   * operands' decimal places (`2 * 1.5` is `3.0`), and `/` rounds half-up to the dividend's places
+   * (`10 / 4` is `3`, `10.0 / 4` is `2.5` when 10.0 arrives as text).
+   */
   math(...args: unknown[]) {
     const { values } = splitArgs(args);
-    const a = toNumber(values[0]);
-    const b = toNumber(values[2]);
-    if (Number.isNaN(a) || Number.isNaN(b)) throw new TemplateError('math: both operands must be numbers');
+    const a = toDecimal(values[0]);
+    const b = toDecimal(values[2]);
+    if (!a || !b) throw new TemplateError('math: both operands must be numbers');
+    const fixed = (value: number, scale: number) => value.toFixed(scale);
     switch (toText(values[1])) {
-      case '+': return a + b;
-      case '-': return a - b;
-      case '*': return a * b;
-      case '/':
-        if (b === 0) throw new TemplateError('math: division by zero');
-        return a / b;
+      case '+': return fixed(a.value + b.value, Math.max(a.scale, b.scale));
+      case '-': return fixed(a.value - b.value, Math.max(a.scale, b.scale));
+      case '*': return fixed(a.value * b.value, a.scale + b.scale);
+      case '/': {
+        if (b.value === 0) throw new TemplateError('math: division by zero');
+        const factor = 10 ** a.scale;
+        const quotient = a.value / b.value;
+        return fixed((Math.sign(quotient) * Math.round(Math.abs(quotient) * factor + 1e-9)) / factor, a.scale);
+      }
       case '%':
-        if (b === 0) throw new TemplateError('math: division by zero');
-        return a % b;
+        if (b.value === 0) throw new TemplateError('math: division by zero');
+        return fixed(a.value % b.value, Math.max(a.scale, b.scale));
       default: throw new TemplateError(`math: unknown operator ${toText(values[1])} (use + - * / %)`);
     }
   },
@@ -177,4 +185,15 @@ function positionIn(list: unknown[], position: unknown, helper: string, fallback
   const index = toNumber(position);
   if (!Number.isInteger(index) || index < 0 || index > list.length) throw new TemplateError(`${helper}: position must be start, end or an index within the array`);
   return index;
+}
+
+/** A number with the count of decimal places it was written with (BigDecimal's scale). */
+function toDecimal(value: unknown): { value: number; scale: number } | null {
+  const comparable = toComparable(value);
+  const text = (typeof comparable === 'number' ? String(comparable) : toText(comparable)).trim();
+  const match = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE][+-]?\d+)?$/.exec(text);
+  if (!match || text === '' || (match[1] === '' && !match[2])) return null;
+  const number = Number(text);
+  if (!Number.isFinite(number)) return null;
+  return { value: number, scale: /[eE]/.test(text) ? 0 : (match[2]?.length ?? 0) };
 }

@@ -1,4 +1,5 @@
 import type { HelperOptions } from 'handlebars';
+import { formatJacksonJson } from './format-jackson-json';
 import { isListOrSingle } from './list-or-single';
 
 /** Coercions shared by the template helpers (Handlebars hands helpers raw model values). */
@@ -59,10 +60,13 @@ export function assignVariable(context: unknown, options: HelperOptions, name: s
   if (root && root !== context) root[name] = value;
 }
 
-/** JSON objects/arrays returned by helpers render as JSON (Jayway/WireMock style) yet stay iterable. */
+/**
+ * JSON objects/arrays returned by helpers render as WireMock renders JSONPath results (objects in
+ * Jackson's pretty layout, arrays compact) yet stay iterable and addressable.
+ */
 export function renderableJson(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
-  const json = JSON.stringify(value);
+  const json = Array.isArray(value) ? JSON.stringify(value) : formatJacksonJson(value);
   const copy: unknown = Array.isArray(value) ? value.map(renderableJson) : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderableJson(v)]));
   Object.defineProperty(copy, 'toString', { value: () => json, enumerable: false });
   Object.defineProperty(copy, 'toJSON', { value: () => value, enumerable: false });
