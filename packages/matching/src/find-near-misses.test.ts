@@ -70,6 +70,19 @@ describe('formatNotMatchedReport', () => {
     expect(lines).toContain(`${'[regex] thing?query=value'.padEnd(59)}| ${'/thing'.padEnd(52)}<<<<< URL does not match. When using a regex, "?" should be "\\\\?". URLs must start with a /`);
   });
 
+  it("shows the scenario state the closest stub waits for, as WireMock's Scenario line", () => {
+    const scenarioStub: StubMapping = { ...stub('s', { method: 'POST', url: '/thing' }), scenarioName: 'thing states', requiredScenarioState: 'first' };
+    const post = toMatchableRequest({ method: 'POST', url: '/thing', headers: { host: 'h' } });
+    const lines = formatNotMatchedReport(post, findNearMisses([scenarioStub], post), { scenarioStateOf: () => 'Started' }).split('\n');
+    expect(lines.slice(-5)).toEqual([
+      `${' '.repeat(59)}|`,
+      `${"[Scenario 'thing states' state: first]".padEnd(59)}| ${"[Scenario 'thing states' state: Started]".padEnd(52)}<<<<< Scenario does not match`,
+      `${' '.repeat(59)}|`,
+      '-'.repeat(119),
+      '',
+    ]);
+  });
+
   it('says there are no stubs when there are none', () => {
     expect(formatNotMatchedReport(request, [])).toContain('(no stubs)');
   });

@@ -136,7 +136,12 @@ const BLOCK_OF: Record<string, string> = { 'HTTP method': 'request-line', URL: '
  * one block per kind of field (request line, headers, path parameters, query, cookies, form, body),
  * each differing line marked `<<<<< X does not match` / `X is not present`.
  */
-export function formatNotMatchedReport(request: MatchableRequest, nearMisses: readonly NearMiss[]): string {
+export interface NotMatchedReportOptions {
+  /** The current state of a scenario, so a stub waiting for another state shows why (WireMock's Scenario line). */
+  scenarioStateOf?: (scenarioName: string) => string | undefined;
+}
+
+export function formatNotMatchedReport(request: MatchableRequest, nearMisses: readonly NearMiss[], options: NotMatchedReportOptions = {}): string {
   const out: string[] = ['', `${' '.repeat(47)}Request was not matched`, `${' '.repeat(47)}=======================`, '', RULE, `| ${pad('Closest stub', LEFT_WIDTH - 2)}| ${pad('Request', LEFT_WIDTH - 2)}|`, RULE, SEPARATOR];
   const closest = nearMisses[0];
   if (!closest) {
@@ -153,11 +158,17 @@ export function formatNotMatchedReport(request: MatchableRequest, nearMisses: re
     const block = BLOCK_OF[kind] ?? kind;
     blocks.set(block, [...(blocks.get(block) ?? []), ...rowsFor(diff, request)]);
   }
+  const { scenarioName, requiredScenarioState } = closest.stubMapping;
+  if (scenarioName && requiredScenarioState && options.scenarioStateOf) {
+    const actual = options.scenarioStateOf(scenarioName) ?? 'Started';
+    const describe = (state: string) => `[Scenario '${scenarioName}' state: ${state}]`;
+    blocks.set('Scenario', [{ left: describe(requiredScenarioState), right: describe(actual), marker: actual === requiredScenarioState ? undefined : 'Scenario does not match' }]);
+  }
   for (const rows of blocks.values()) {
     for (const row of rows) out.push(renderRow(row));
     out.push(SEPARATOR);
   }
-  if (!blocks.has('Body')) out.push(SEPARATOR);
+  if (!blocks.has('Body') && !blocks.has('Scenario')) out.push(SEPARATOR);
   out.push(RULE, '');
   return out.join('\n');
 }
