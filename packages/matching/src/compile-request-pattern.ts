@@ -1,6 +1,5 @@
 import { compileContentPattern } from './compile-content-pattern';
 import type { CompiledContentPattern } from './compiled-content-pattern';
-import { describePattern } from './compiled-content-pattern';
 import type { CompiledMultiValuePattern } from './compile-multi-value-pattern';
 import { compileMultiValuePattern } from './compile-multi-value-pattern';
 import type { CompiledMultipartPattern } from './compile-multipart-pattern';
@@ -211,5 +210,3 @@ export function describeUrl(url: CompiledUrl): string {
     default: return url.expected;
   }
 }
-
-export { describePattern };

@@ -1,4 +1,4 @@
-import { joinPath, PatternError } from './pattern-error';
+import { PatternError } from './pattern-error';
 
 const DATE_MODIFIERS = ['actualFormat', 'expectedOffset', 'expectedOffsetUnit', 'truncateExpected', 'truncateActual', 'applyTruncationLast'];
 
