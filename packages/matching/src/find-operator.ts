@@ -33,7 +33,8 @@ export function findOperator(spec: Record<string, unknown>, path: string, extraA
     const unknown = Object.keys(spec).find((key) => !extraAllowed.includes(key));
     if (!unknown) throw new PatternError(path, 'a match operator is required');
     // WireMock's wording, plus the operators we know.
-    throw new PatternError(path, `${JSON.stringify(spec)} is not a valid match operation: unknown match operator '${unknown}' (expected one of ${OPERATOR_NAMES.join(', ')})`);
+    const shown = JSON.stringify(spec);
+    throw new PatternError(path, `${shown.length > 200 ? `${shown.slice(0, 200)}…` : shown} is not a valid match operation: unknown match operator '${unknown}' (expected one of ${OPERATOR_NAMES.join(', ')})`);
   }
   if (operators.length > 1) throw new PatternError(path, `only one match operator allowed, found ${operators.join(', ')}`);
   const operator = operators[0];
