@@ -13,6 +13,7 @@ describe('compileMultiValuePattern', () => {
     ['includes matches a subset', { includes: [{ equalTo: '1' }, { matches: '[a-z]' }] }, ['1', 'x', '9'], true],
     ['includes misses a missing value', { includes: [{ equalTo: '1' }, { equalTo: '5' }] }, ['1', '2'], false],
     ['includes misses an absent field', { includes: [{ equalTo: '1' }] }, undefined, false],
+    ['includes lets one value meet several patterns', { includes: [{ equalTo: '1' }, { matches: '[0-9]' }] }, ['1'], true],
   ])('%s', (_name, spec, values, exact) => {
     const d = compileMultiValuePattern(spec, 'q').distance(values);
     expect(d >= 0 && d <= 1).toBe(true);

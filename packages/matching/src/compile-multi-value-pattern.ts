@@ -81,14 +81,20 @@ function hasExactly(patterns: CompiledContentPattern[]): CompiledMultiValuePatte
   };
 }
 
+/** `includes`: every pattern is met by some value (one value may meet several patterns). */
 function includes(patterns: CompiledContentPattern[]): CompiledMultiValuePattern {
   return {
     description: `[includes] ${patterns.map(describePattern).join(', ')}`,
     isAbsent: false,
     distance(values) {
-      const { total, unmatched } = bestAssignment(patterns, values ?? []);
-      if (unmatched === 0) return 0;
-      return Math.min(1, Math.max(total / patterns.length, 0.01));
+      const list = values ?? [];
+      let total = 0;
+      for (const pattern of patterns) {
+        let best = 1;
+        for (let i = 0; i < list.length && best > 0; i++) best = Math.min(best, pattern.distance(list[i]));
+        total += best;
+      }
+      return total === 0 ? 0 : Math.min(1, Math.max(total / patterns.length, 0.01));
     },
   };
 }
