@@ -23,6 +23,16 @@ describe('findNearMisses', () => {
     expect([...distances].sort((a, b) => a - b)).toEqual(distances);
   });
 
+  it("gives the distances a running WireMock 3.13.2 gives for the same stubs and request", () => {
+    const withQuery = stub('json', { method: 'GET', urlPath: '/hello2', queryParameters: { a: { equalTo: '1' } } });
+    const distances = Object.fromEntries(findNearMisses([...stubs, withQuery], request, 5).map((miss) => [miss.stubMapping.id, miss.matchResult.distance]));
+    expect(distances.closer).toBeCloseTo(0.019021739130434784, 12);
+    expect(distances.json).toBeCloseTo(0.021739130434782608, 12);
+    expect(distances.close).toBeCloseTo(0.036630036630036625, 12);
+    expect(distances.medium).toBeCloseTo(0.07692307692307693, 12);
+    expect(distances.far).toBeCloseTo(0.2844932844932845, 12);
+  });
+
   it('honours max', () => {
     expect(findNearMisses(stubs, request, 1)).toHaveLength(1);
   });

@@ -35,8 +35,14 @@ export interface MatchOptions {
   withDiffs?: boolean;
 }
 
-/** WireMock's weights: where the request is sent counts more than its details. */
-const WEIGHT = { scheme: 3, host: 10, port: 10, url: 10, method: 3, pathParameters: 1, headers: 1, queryParameters: 1, formParameters: 1, cookies: 1, body: 1, multipart: 1 } as const;
+/**
+ * WireMock 3's weights and its two stages: where the request goes (scheme 3, host 10, port 10, client IP 3
+ * — always met here —, URL 10, method 3) is graded alone when it differs (out of 39); only when it all
+ * matches do the details (path parameters, headers, query, form, cookies, body, multipart: 1 each) join
+ * in (out of 46). Checked against WireMock 3.13.2's near-miss distances.
+ */
+const WEIGHT = { scheme: 3, host: 10, port: 10, clientIp: 3, url: 10, method: 3, pathParameters: 1, headers: 1, queryParameters: 1, formParameters: 1, cookies: 1, body: 1, multipart: 1 } as const;
+const LOCATION_WEIGHT = WEIGHT.scheme + WEIGHT.host + WEIGHT.port + WEIGHT.clientIp + WEIGHT.url + WEIGHT.method;
 const TOTAL_WEIGHT = Object.values(WEIGHT).reduce((sum, weight) => sum + weight, 0);
 
 const NO_MATCH: MatchResult = Object.freeze({ isExactMatch: false, distance: 1, diffs: Object.freeze([]) as unknown as DiffLine[] }) as MatchResult;
@@ -180,6 +186,8 @@ function matchFully(compiled: CompiledRequestPattern, request: MatchableRequest,
     scorer.diff('Port', String(compiled.port), String(request.port), distance);
   }
 
+  const isLocationExact = scorer.exact;
+  const locationWeighted = scorer.weighted;
   const parameters = url.parameters;
   if (!scoreGroup(scorer, WEIGHT.pathParameters, 'Path parameter', compiled.pathParameters, (named) => (parameters && named.name in parameters ? [parameters[named.name]] : undefined), exactOnly)) return NO_MATCH;
   if (!scoreGroup(scorer, WEIGHT.queryParameters, 'Query', compiled.queryParameters, (named) => parsed.query[named.name], exactOnly)) return NO_MATCH;
@@ -189,7 +197,8 @@ function matchFully(compiled: CompiledRequestPattern, request: MatchableRequest,
   if (!scoreBody(scorer, compiled, request, parsed, exactOnly)) return NO_MATCH;
   if (!scoreMultipart(scorer, compiled, parsed, exactOnly)) return NO_MATCH;
 
-  const distance = scorer.exact ? 0 : Math.min(1, Math.max(scorer.weighted / TOTAL_WEIGHT, 1e-6));
+  const weighted = isLocationExact ? scorer.weighted / TOTAL_WEIGHT : locationWeighted / LOCATION_WEIGHT;
+  const distance = scorer.exact ? 0 : Math.min(1, Math.max(weighted, 1e-6));
   const result: MatchResult = { isExactMatch: scorer.exact, distance, diffs: scorer.diffs ?? [] };
   if (parameters) result.pathParameters = parameters;
   return result;
