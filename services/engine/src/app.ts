@@ -21,8 +21,8 @@ export const ENGINE_VERSION = '0.1.0';
 export interface EngineDeps {
   logger: Logger;
   name: string;
-  /** How the hub and the proxy status name this engine's URL. */
-  publicUrl: string;
+  /** How the hub and the proxy status name this engine's URL (a function when only known after listen). */
+  publicUrl: string | (() => string);
   rootDir: string;
   journalMaxEntries?: number;
   isJournalEnabled?: boolean;
@@ -85,7 +85,7 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   registerSystemRoutes(ctx, engine, {
     engineVersion: ENGINE_VERSION,
     engineName: deps.name,
-    publicUrl: deps.publicUrl,
+    publicUrl: typeof deps.publicUrl === 'function' ? deps.publicUrl : () => deps.publicUrl as string,
     startedAtMs: Date.now(),
     onShutdownRequest: deps.onShutdownRequest,
   });

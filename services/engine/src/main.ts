@@ -11,7 +11,8 @@ async function main() {
   const logger = createLogger({ service: 'engine', level: config.logLevel });
   const shutdown = createShutdown(logger, config.shutdownTimeoutMs);
   handleSignals(process, shutdown);
-  const publicUrl = config.publicUrl ?? `http://${config.bindAddress === '0.0.0.0' ? os.hostname() : config.bindAddress}:${config.port}`;
+  let listeningPort = config.port;
+  const publicUrl = () => config.publicUrl ?? `http://${config.bindAddress === '0.0.0.0' ? os.hostname() : config.bindAddress}:${listeningPort}`;
 
   const traffic = config.redisUrl ? createTrafficPublisher({ redisUrl: config.redisUrl, prefix: config.redisPrefix, engineId: config.name, logger }) : undefined;
   if (traffic) shutdown.add('traffic publisher', () => traffic.close());
@@ -32,11 +33,12 @@ async function main() {
     onShutdownRequest: () => void shutdown.run('POST /__admin/shutdown').then((code) => process.exit(code)),
   });
   const server = await startServer(handler, config.port, config.bindAddress);
+  listeningPort = server.port;
   shutdown.add('http', () => server.close(config.shutdownTimeoutMs / 2));
-  logger.info({ port: server.port, name: config.name, publicUrl }, 'engine listening');
+  logger.info({ port: server.port, name: config.name, publicUrl: publicUrl() }, 'engine listening');
 
   if (config.hubUrl) {
-    const registration = startHubRegistration({ hubUrl: config.hubUrl, name: config.name, publicUrl, apiKey: config.hubApiKey, heartbeatMs: config.heartbeatMs, logger });
+    const registration = startHubRegistration({ hubUrl: config.hubUrl, name: config.name, publicUrl: publicUrl(), apiKey: config.hubApiKey, heartbeatMs: config.heartbeatMs, logger });
     shutdown.add('hub registration', () => registration.stop());
   }
 }

@@ -57,6 +57,15 @@ describe('/__admin/requests', () => {
     expect((await call(engine.url, 'GET', '/__admin/requests')).json().meta.total).toBe(1);
   });
 
+  it('removes the requests served by stubs whose metadata matches', async () => {
+    await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/tagged' }, response: {}, metadata: { team: 'a' } });
+    await seed();
+    await call(engine.url, 'GET', '/tagged');
+    const removed = (await call(engine.url, 'POST', '/__admin/requests/remove-by-metadata', { matchesJsonPath: { expression: '$.team', equalTo: 'a' } })).json();
+    expect(removed.serveEvents.map((e: any) => e.request.url)).toEqual(['/tagged']);
+    expect((await call(engine.url, 'GET', '/__admin/requests')).json().meta.total).toBe(2);
+  });
+
   it('lists unmatched requests and their near misses with a distance', async () => {
     await seed();
     await call(engine.url, 'GET', '/userz');

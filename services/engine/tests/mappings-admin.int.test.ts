@@ -115,6 +115,19 @@ describe('/__admin/mappings', () => {
   });
 });
 
+describe('deprecated WireMock 2 paths', () => {
+  it('creates with /mappings/new, edits with /mappings/edit and removes with /mappings/remove', async () => {
+    const created = await call(engine.url, 'POST', '/__admin/mappings/new', stub('/old'));
+    expect(created.status).toBe(201);
+    const id = created.json().id;
+    expect((await call(engine.url, 'POST', '/__admin/mappings/edit', { id, ...stub('/edited') })).status).toBe(200);
+    expect((await call(engine.url, 'GET', '/edited')).status).toBe(200);
+    expect((await call(engine.url, 'POST', '/__admin/mappings/remove', { id })).status).toBe(200);
+    expect((await call(engine.url, 'GET', '/__admin/mappings')).json().meta.total).toBe(0);
+    expect((await call(engine.url, 'POST', '/__admin/mappings/remove', { request: { urlPath: '/none' } })).status).toBe(404);
+  });
+});
+
 describe('stub selection', () => {
   it('prefers the lower priority number, then the newest stub', async () => {
     await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/p' }, response: { body: 'old-default' } });

@@ -60,6 +60,24 @@ describe('response definitions', () => {
     expect(res.headers['x-method']).toBe('GET');
   });
 
+  it('templates jsonBody with path parameters of a urlPathTemplate and transformer parameters', async () => {
+    await call(engine.url, 'POST', '/__admin/mappings', {
+      request: { method: 'GET', urlPathTemplate: '/users/{userId}' },
+      response: { transformers: ['response-template'], transformerParameters: { greeting: 'hi' }, jsonBody: { id: '{{request.path.userId}}', say: '{{parameters.greeting}}' } },
+    });
+    expect((await call(engine.url, 'GET', '/users/42')).json()).toEqual({ id: '42', say: 'hi' });
+  });
+
+  it('templates every response when global templating is on', async () => {
+    const global = await startTestEngine({ isGlobalTemplating: true });
+    try {
+      await call(global.url, 'POST', '/__admin/mappings', { request: { urlPath: '/g' }, response: { body: '{{request.method}} {{request.url}}' } });
+      expect((await call(global.url, 'GET', '/g?x=1')).text).toBe('GET /g?x=1');
+    } finally {
+      await global.stop({ removeRoot: true });
+    }
+  });
+
   it('answers 500 with the error when a template does not render, and keeps serving', async () => {
     await addStub('/broken', { transformers: ['response-template'], body: 'Hello {{#each}}' });
     const res = await call(engine.url, 'GET', '/broken');
@@ -79,6 +97,11 @@ describe('response definitions', () => {
     await call(engine.url, 'POST', '/__admin/settings', { fixedDelay: 0 });
     const events = (await call(engine.url, 'GET', '/__admin/requests')).json().requests;
     expect(events.map((e: any) => [e.request.url, e.timing.addedDelay])).toEqual([['/global', 20], ['/slow', 30]]);
+  });
+
+  it('merges extended settings', async () => {
+    expect((await call(engine.url, 'PATCH', '/__admin/settings/extended', { team: 'core' })).status).toBe(200);
+    expect((await call(engine.url, 'GET', '/__admin/settings')).json().settings.extended).toEqual({ team: 'core' });
   });
 
   it('rejects a delay distribution it does not know', async () => {
