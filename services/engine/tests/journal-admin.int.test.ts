@@ -82,6 +82,7 @@ describe('/__admin/requests', () => {
     await seed();
     const byRequest = (await call(engine.url, 'POST', '/__admin/near-misses/request', { url: '/user', method: 'GET' })).json().nearMisses;
     expect(byRequest[0]).toMatchObject({ stubMapping: { name: 'users' }, matchResult: { distance: expect.any(Number) } });
+    expect(byRequest[0].matchResult.diffDescriptions).toEqual([expect.objectContaining({ actual: expect.stringContaining('/user'), errorMessage: expect.stringMatching(/does not match/) })]);
     const byPattern = (await call(engine.url, 'POST', '/__admin/near-misses/request-pattern', { method: 'POST', urlPath: '/order' })).json().nearMisses;
     expect(byPattern[0]).toMatchObject({ request: { url: '/orders' }, requestPattern: { urlPath: '/order' } });
     expect(byPattern[0].matchResult.distance).toBeLessThan(byPattern[1].matchResult.distance);
