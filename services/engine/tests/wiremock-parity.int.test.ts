@@ -110,4 +110,46 @@ describeIfWireMock('parity with WireMock 3 on the admin API', () => {
     }
     expect(differences).toEqual([]);
   }, 30000);
+
+  it('serves the same stubs with the same status, body and stub headers as WireMock', async () => {
+    const stubs = [
+      { id: '00000000-0000-4000-8000-0000000000b1', name: 'plain', request: { method: 'GET', urlPath: '/s/plain' }, response: { status: 203, body: 'plain', headers: { 'X-A': 'a' } } },
+      { request: { method: 'GET', urlPathPattern: '/s/re/[0-9]+' }, response: { status: 200, body: 'regex' } },
+      { request: { method: 'POST', urlPath: '/s/json', bodyPatterns: [{ equalToJson: { a: 1 }, ignoreExtraElements: true }] }, response: { status: 201, jsonBody: { ok: true } } },
+      { request: { method: 'GET', urlPathTemplate: '/s/users/{id}' }, response: { status: 200, body: 'user {{request.path.id}} {{request.query.q}}', transformers: ['response-template'] } },
+      { request: { method: 'GET', urlPath: '/s/broken' }, response: { status: 200, body: '{{#each}}', transformers: ['response-template'] } },
+      { request: { method: 'GET', urlPath: '/s/nofile' }, response: { status: 200, bodyFileName: 'missing.json' } },
+      { request: { method: 'GET', urlPath: '/s/low' }, response: { status: 200, body: 'low' }, priority: 9 },
+      { request: { method: 'GET', urlPath: '/s/low' }, response: { status: 200, body: 'high' }, priority: 2 },
+      { scenarioName: 'flow', requiredScenarioState: 'Started', newScenarioState: 'second', request: { urlPath: '/s/flow' }, response: { body: 'first' } },
+      { scenarioName: 'flow', requiredScenarioState: 'second', request: { urlPath: '/s/flow' }, response: { body: 'second' } },
+    ];
+    for (const base of [wiremockUrl, engine.url]) {
+      await call(base, 'POST', '/__admin/reset');
+      for (const stub of stubs) expect((await call(base, 'POST', '/__admin/mappings', stub)).status).toBe(201);
+    }
+    const requests: [string, string, unknown?][] = [
+      ['GET', '/s/plain'],
+      ['GET', '/s/re/123'],
+      ['GET', '/s/re/abc'],
+      ['POST', '/s/json', { a: 1, b: 2 }],
+      ['POST', '/s/json', { a: 2 }],
+      ['GET', '/s/users/7?q=x'],
+      ['GET', '/s/broken'],
+      ['GET', '/s/nofile'],
+      ['GET', '/s/low'],
+      ['GET', '/s/flow'],
+      ['GET', '/s/flow'],
+      ['GET', '/s/flow'],
+    ];
+    const differences: string[] = [];
+    for (const [method, p, body] of requests) {
+      const theirs = await call(wiremockUrl, method, p, body);
+      const ours = await call(engine.url, method, p, body);
+      const sameBody = theirs.status >= 400 || theirs.text === ours.text;
+      if (theirs.status !== ours.status || !sameBody) differences.push(`${method} ${p}: WireMock ${theirs.status} ${theirs.text.slice(0, 40)}, engine ${ours.status} ${ours.text.slice(0, 40)}`);
+      if (theirs.status < 400 && theirs.headers['matched-stub-id'] === undefined !== (ours.headers['matched-stub-id'] === undefined)) differences.push(`${method} ${p}: Matched-Stub-Id presence differs`);
+    }
+    expect(differences).toEqual([]);
+  }, 30000);
 });
