@@ -6,11 +6,6 @@ export interface JsonEqualityOptions {
   ignoreExtraElements: boolean;
 }
 
-interface Tally {
-  diffs: number;
-  nodes: number;
-}
-
 const PLACEHOLDERS = new Set(['${json-unit.ignore}', '${json-unit.ignore-element}', '${json-unit.any-string}', '${json-unit.any-number}', '${json-unit.any-boolean}']);
 
 /** Checks json-unit placeholders in an expected document (regex placeholders must compile safely). */
@@ -27,14 +22,15 @@ export function checkJsonPlaceholders(expected: unknown, path: string): void {
 }
 
 /**
- * Compares an expected JSON document (with json-unit placeholders) to an actual one. Returns the
- * distance: differing nodes / nodes compared, 0 when equal under the options.
+ * Compares an expected JSON document (with json-unit placeholders) to an actual one and grades it like
+ * WireMock: differences / the larger document's size, where a size counts each object field as its key
+ * plus its value's size, an array as 1 plus its items, a scalar as 1; a wrong scalar is 1 difference, a
+ * missing or extra field or array item the size of its value. 0 when equal under the options.
  */
 export function jsonDistance(expected: unknown, actual: unknown, options: JsonEqualityOptions): number {
-  const tally: Tally = { diffs: 0, nodes: 0 };
-  compare(expected, actual, options, tally);
-  if (tally.diffs === 0) return 0;
-  return Math.min(1, Math.max(tally.diffs / Math.max(tally.nodes, 1), 0.01));
+  const diffs = differences(expected, actual, options);
+  if (diffs === 0) return 0;
+  return Math.min(1, Math.max(diffs / Math.max(deepSize(expected), deepSize(actual), 1), 0.001));
 }
 
 function placeholderMatches(expected: string, actual: unknown): boolean | undefined {
@@ -52,108 +48,63 @@ function placeholderMatches(expected: string, actual: unknown): boolean | undefi
   return undefined;
 }
 
-function countNodes(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countNodes(item), 1);
-  if (value !== null && typeof value === 'object') return Object.values(value).reduce((sum: number, item) => sum + countNodes(item), 1);
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function deepSize(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + deepSize(item), 1);
+  if (isObject(value)) return Object.values(value).reduce((sum: number, item) => sum + 1 + deepSize(item), 0);
   return 1;
 }
 
-function compare(expected: unknown, actual: unknown, options: JsonEqualityOptions, tally: Tally): void {
+function differences(expected: unknown, actual: unknown, options: JsonEqualityOptions): number {
   if (typeof expected === 'string') {
     const placeholder = placeholderMatches(expected, actual);
-    if (placeholder !== undefined) {
-      tally.nodes++;
-      if (!placeholder) tally.diffs++;
-      return;
-    }
+    if (placeholder !== undefined) return placeholder ? 0 : 1;
   }
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) {
-      const size = countNodes(expected);
-      tally.nodes += size;
-      tally.diffs += size;
-      return;
-    }
-    tally.nodes++;
-    compareArrays(expected, actual, options, tally);
-    return;
-  }
-  if (expected !== null && typeof expected === 'object') {
-    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) {
-      const size = countNodes(expected);
-      tally.nodes += size;
-      tally.diffs += size;
-      return;
-    }
-    tally.nodes++;
-    const actualObject = actual as Record<string, unknown>;
+  if (Array.isArray(expected)) return Array.isArray(actual) ? arrayDifferences(expected, actual, options) : 1;
+  if (isObject(expected)) {
+    if (!isObject(actual)) return 1;
+    let diffs = 0;
     for (const [key, value] of Object.entries(expected)) {
-      if (!Object.prototype.hasOwnProperty.call(actualObject, key)) {
-        if (value === '${json-unit.ignore-element}' || value === '${json-unit.ignore}') {
-          tally.nodes++;
-          continue;
-        }
-        const size = countNodes(value);
-        tally.nodes += size;
-        tally.diffs += size;
-        continue;
-      }
-      compare(value, actualObject[key], options, tally);
+      if (Object.hasOwn(actual, key)) diffs += differences(value, actual[key], options);
+      else if (value !== '${json-unit.ignore-element}' && value !== '${json-unit.ignore}') diffs += deepSize(value);
     }
     if (!options.ignoreExtraElements) {
-      for (const key of Object.keys(actualObject)) {
-        if (!Object.prototype.hasOwnProperty.call(expected, key)) {
-          tally.nodes++;
-          tally.diffs++;
-        }
-      }
+      for (const key of Object.keys(actual)) if (!Object.hasOwn(expected, key)) diffs += deepSize(actual[key]);
     }
-    return;
+    return diffs;
   }
-  tally.nodes++;
-  if (expected !== actual) tally.diffs++;
+  return expected === actual ? 0 : 1;
 }
 
-function compareArrays(expected: unknown[], actual: unknown[], options: JsonEqualityOptions, tally: Tally): void {
-  const extra = actual.length - expected.length;
-  if (extra > 0 && !options.ignoreExtraElements) {
-    tally.nodes += extra;
-    tally.diffs += extra;
-  }
+function arrayDifferences(expected: unknown[], actual: unknown[], options: JsonEqualityOptions): number {
+  let diffs = 0;
   if (!options.ignoreArrayOrder) {
-    for (let i = 0; i < expected.length; i++) {
-      if (i < actual.length) compare(expected[i], actual[i], options, tally);
-      else {
-        const size = countNodes(expected[i]);
-        tally.nodes += size;
-        tally.diffs += size;
-      }
-    }
-    return;
+    for (let i = 0; i < expected.length; i++) diffs += i < actual.length ? differences(expected[i], actual[i], options) : deepSize(expected[i]);
+    if (!options.ignoreExtraElements) for (let i = expected.length; i < actual.length; i++) diffs += deepSize(actual[i]);
+    return diffs;
   }
-  // Order ignored: pair each expected element with the unused actual element that differs least.
+  // Order ignored: pair each expected item with the unused actual item that differs least.
   const used = new Uint8Array(actual.length);
   for (const item of expected) {
     let best = -1;
-    let bestTally: Tally | null = null;
-    for (let j = 0; j < actual.length; j++) {
+    let bestDiffs = Infinity;
+    for (let j = 0; j < actual.length && bestDiffs > 0; j++) {
       if (used[j]) continue;
-      const candidate: Tally = { diffs: 0, nodes: 0 };
-      compare(item, actual[j], options, candidate);
-      if (bestTally === null || candidate.diffs < bestTally.diffs) {
+      const candidate = differences(item, actual[j], options);
+      if (candidate < bestDiffs) {
         best = j;
-        bestTally = candidate;
-        if (candidate.diffs === 0) break;
+        bestDiffs = candidate;
       }
     }
-    if (bestTally === null) {
-      const size = countNodes(item);
-      tally.nodes += size;
-      tally.diffs += size;
-      continue;
+    if (best < 0) diffs += deepSize(item);
+    else {
+      used[best] = 1;
+      diffs += bestDiffs;
     }
-    used[best] = 1;
-    tally.nodes += bestTally.nodes;
-    tally.diffs += bestTally.diffs;
   }
+  if (!options.ignoreExtraElements) for (let j = 0; j < actual.length; j++) if (!used[j]) diffs += deepSize(actual[j]);
+  return diffs;
 }
