@@ -79,14 +79,18 @@ describe('recording', () => {
     expect((await call(engine.url, 'GET', '/__admin/recordings/status')).json().status).toBe('Recording');
     expect((await call(engine.url, 'GET', '/things/1')).json().path).toBe('/things/1');
     await call(engine.url, 'POST', '/things', { name: 'n' });
+    await call(engine.url, 'GET', '/things?page=2');
     const stopped = (await call(engine.url, 'POST', '/__admin/recordings/stop')).json();
-    expect(stopped.mappings).toHaveLength(2);
+    expect(stopped.mappings).toHaveLength(3);
+    expect(stopped.mappings.find((m: any) => m.request.urlPath === '/things').request.queryParameters).toEqual({ page: { hasExactly: [{ equalTo: '2' }] } });
     expect(stopped.mappings.find((m: any) => m.request.method === 'POST').request.bodyPatterns[0]).toMatchObject({ equalToJson: '{"name":"n"}' });
     expect((await call(engine.url, 'GET', '/__admin/recordings/status')).json().status).toBe('Stopped');
 
     const before = upstream.received.length;
     const replay = await call(engine.url, 'GET', '/things/1');
     expect(replay.json().path).toBe('/things/1');
+    expect((await call(engine.url, 'GET', '/things?page=2')).json().path).toBe('/things?page=2');
+    expect((await call(engine.url, 'GET', '/things?page=3')).status).toBe(404);
     expect(upstream.received.length).toBe(before);
 
     await call(engine.url, 'POST', '/__admin/recordings/start', { targetBaseUrl: upstream.url });

@@ -41,7 +41,14 @@ describe('buildRecordedRequest', () => {
 
   it('captures only the headers named in captureHeaders, case-insensitively when asked', () => {
     const pattern = buildRecordedRequest(event('GET', '/x?q=1', {}, { headers: { Accept: 'text/html', 'X-Other': 'o' } }), { captureHeaders: { Accept: { caseInsensitive: true } } });
-    expect(pattern).toEqual({ url: '/x?q=1', method: 'GET', headers: { Accept: { equalTo: 'text/html', caseInsensitive: true } } });
+    expect(pattern.headers).toEqual({ Accept: { equalTo: 'text/html', caseInsensitive: true } });
+  });
+
+  it.each([
+    ['/things/1', { url: '/things/1', method: 'GET' }],
+    ['/things/1?x=2&x=3&y=', { urlPath: '/things/1', method: 'GET', queryParameters: { x: { hasExactly: [{ equalTo: '2' }, { equalTo: '3' }] }, y: { hasExactly: [{ equalTo: '' }] } } }],
+  ])('turns %s into WireMock 3\'s URL matcher', (url, expected) => {
+    expect(buildRecordedRequest(event('GET', url, {}), {})).toEqual(expected);
   });
 });
 
@@ -63,6 +70,7 @@ describe('generateStubs', () => {
       extractBodyCriteria: { textSizeThreshold: '50' },
     });
     expect(big.stub.response.bodyFileName).toMatch(/^big-.*\.json$/);
+    expect(big.stub.name).toBe('big');
     expect(big.bodyFile?.content.toString()).toContain('aaaa');
     expect(big.stub.persistent).toBe(true);
   });
