@@ -110,7 +110,7 @@ function urlDistance(pattern: CompiledRequestPattern, request: MatchableRequest,
     case 'urlPathPattern': return { distance: url.regex!.test(parsed.path) ? 0 : 1 };
     case 'urlPathTemplate': {
       const parameters = url.template!.match(parsed.path);
-      return parameters ? { distance: 0, parameters } : { distance: 1 };
+      return parameters ? { distance: 0, parameters } : { distance: Math.max(url.template!.segmentDistance(parsed.path), 0.001) };
     }
   }
 }
@@ -217,8 +217,10 @@ function scoreHeaders(scorer: Scorer, compiled: CompiledRequestPattern, request:
     scorer.diff(`Header: ${named.name}`, named.pattern.description, formatValues(values), distance);
   }
   if (compiled.basicAuth) {
+    // WireMock compares the Authorization header with equalTo, so a near miss is graded by Levenshtein.
     const actual = request.headers['authorization'];
-    const distance = actual?.includes(compiled.basicAuth.expectedHeader) ? 0 : 1;
+    const expectedHeader = compiled.basicAuth.expectedHeader;
+    const distance = !actual || actual.length === 0 ? 1 : Math.min(...actual.map((value) => normalisedLevenshtein(expectedHeader, value)));
     if (distance > 0 && exactOnly) return false;
     sum += distance;
     count++;

@@ -31,10 +31,36 @@ const cases: [string, unknown, number][] = [
   ['absent', {"request":{"method":"POST","urlPath":"/p","headers":{"Accept":{"absent":true}}},"response":{}}, 0.021739130434782608],
 ];
 
+const otherRequest = toMatchableRequest({
+  method: 'PUT',
+  url: '/x?a=1',
+  headers: { host: 'localhost', accept: 'text/xml', cookie: 's=abc; t=1', authorization: 'Basic dTpw', 'content-type': 'application/xml' },
+  body: '<order><id>7</id><item sku="A1">Pen</item><item sku="B2">Ink</item></order>',
+});
+
+const otherCases: [string, unknown, number][] = [
+  ['xpath-miss', {"request":{"method":"PUT","urlPath":"/x","bodyPatterns":[{"matchesXPath":"/order/nope"}]},"response":{}}, 0.021739130434782608],
+  ['xpath-sub', {"request":{"method":"PUT","urlPath":"/x","bodyPatterns":[{"matchesXPath":{"expression":"/order/id/text()","equalTo":"71"}}]},"response":{}}, 0.010869565217391304],
+  ['cookie-lev', {"request":{"method":"PUT","urlPath":"/x","cookies":{"s":{"equalTo":"abd"}}},"response":{}}, 0.007246376811594202],
+  ['cookie-absent', {"request":{"method":"PUT","urlPath":"/x","cookies":{"zz":{"equalTo":"abd"}}},"response":{}}, 0.021739130434782608],
+  ['basic-wrong', {"request":{"method":"PUT","urlPath":"/x","basicAuthCredentials":{"username":"u","password":"x"}},"response":{}}, 0.002173913043478261],
+  ['basic-and-header', {"request":{"method":"PUT","urlPath":"/x","basicAuthCredentials":{"username":"u","password":"x"},"headers":{"Accept":{"equalTo":"text/xml"}}},"response":{}}, 0.0010869565217391304],
+  ['query-and-header', {"request":{"method":"PUT","urlPath":"/x","queryParameters":{"a":{"equalTo":"2"}},"headers":{"Accept":{"equalTo":"text/html"}}},"response":{}}, 0.026570048309178747],
+  ['multi-groups', {"request":{"method":"PUT","urlPath":"/x","queryParameters":{"a":{"equalTo":"1"},"b":{"equalTo":"2"}},"cookies":{"t":{"equalTo":"2"}}},"response":{}}, 0.03260869565217391],
+  ['method-and-url', {"request":{"method":"GET","urlPath":"/xy"},"response":{}}, 0.1623931623931624],
+  ['urlpathtemplate', {"request":{"method":"PUT","urlPathTemplate":"/x/{id}"},"response":{}}, 0.1282051282051282],
+];
+
 describe("distances equal WireMock 3.13.2's", () => {
   it.each(cases)('%s', (_name, stub, wireMockDistance) => {
     const validation = validateStubMapping(stub);
     if (!validation.ok) throw new Error(JSON.stringify(validation.errors));
     expect(matchRequestPattern(validation.compiled, request).distance).toBeCloseTo(wireMockDistance, 12);
+  });
+
+  it.each(otherCases)('%s', (_name, stub, wireMockDistance) => {
+    const validation = validateStubMapping(stub);
+    if (!validation.ok) throw new Error(JSON.stringify(validation.errors));
+    expect(matchRequestPattern(validation.compiled, otherRequest).distance).toBeCloseTo(wireMockDistance, 12);
   });
 });
