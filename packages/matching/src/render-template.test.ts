@@ -65,6 +65,7 @@ describe('renderTemplate helpers', () => {
     ["{{#if (eq request.query.n 5)}}five{{/if}}", 'five'],
     ["{{#if (neq 'a' 'b')}}diff{{/if}}", 'diff'],
     ['{{#if (lt 2 10)}}lt{{/if}}{{#if (gt 10 2)}}gt{{/if}}{{#if (lte 2 2)}}lte{{/if}}{{#if (gte 3 2)}}gte{{/if}}', 'ltgtltegte'],
+    ["{{#if (lt '10' '9')}}text{{else}}number{{/if}} {{#if (lt 10 '9')}}text{{else}}number{{/if}}", 'text number'],
     ["{{#if (and true (eq 1 1))}}and{{/if}}{{#if (or false 'x')}}or{{/if}}{{#if (not false)}}not{{/if}}", 'andornot'],
     ["{{#unless (eq 1 2)}}unless{{/unless}}", 'unless'],
     ["{{#contains 'abcde' 'bcd'}}found{{/contains}}", 'found'],

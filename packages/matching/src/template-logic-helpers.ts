@@ -4,9 +4,11 @@ import { isListOrSingle } from './list-or-single';
 import { TemplateError } from './template-error';
 import { assignVariable, conditional, isTruthy, splitArgs, toComparable, toNumber, toPlainJson, toText } from './template-values';
 
+/** Like Handlebars.java's comparisons: two strings compare as text (`'10' < '9'`), otherwise as numbers. */
 function compare(a: unknown, b: unknown): number {
   const left = toComparable(a);
   const right = toComparable(b);
+  if (typeof left === 'string' && typeof right === 'string') return left < right ? -1 : left > right ? 1 : 0;
   const leftNumber = toNumber(left);
   const rightNumber = toNumber(right);
   if (!Number.isNaN(leftNumber) && !Number.isNaN(rightNumber) && toText(left).trim() !== '' && toText(right).trim() !== '') return leftNumber - rightNumber;
