@@ -106,13 +106,15 @@ describe('admin API key', () => {
   });
 });
 
-describe('health and version', () => {
-  it('answers WireMock-shaped health and version', async () => {
+describe('health, version and the admin API description', () => {
+  it('answers WireMock-shaped health and version and describes the admin API', async () => {
     const engine = await startTestEngine();
     try {
       expect((await call(engine.url, 'GET', '/__admin/health')).json()).toMatchObject({ status: 'healthy', version: expect.stringMatching(/^3\./), uptimeInSeconds: expect.any(Number) });
       expect((await call(engine.url, 'GET', '/__admin/version')).json().version).toMatch(/^3\./);
       expect((await call(engine.url, 'GET', '/__admin/nope')).status).toBe(404);
+      const openapi = (await call(engine.url, 'GET', '/__admin/docs/openapi.json')).json();
+      expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/__admin/mappings', '/__admin/mappings/{id}', '/__admin/recordings/start', '/__admin/mockyard/proxy']));
     } finally {
       await engine.stop({ removeRoot: true });
     }
