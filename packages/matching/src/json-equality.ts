@@ -86,9 +86,25 @@ function arrayDifferences(expected: unknown[], actual: unknown[], options: JsonE
     if (!options.ignoreExtraElements) for (let i = expected.length; i < actual.length; i++) diffs += deepSize(actual[i]);
     return diffs;
   }
-  // Order ignored: pair each expected item with the unused actual item that differs least.
+  // Order ignored: first pair items that are identical (linear, via a canonical form), then pair each
+  // remaining expected item with the unused actual item that differs least.
   const used = new Uint8Array(actual.length);
+  const byCanonical = new Map<string, number[]>();
+  actual.forEach((item, index) => {
+    const key = canonicalJson(item);
+    const list = byCanonical.get(key);
+    if (list) list.push(index);
+    else byCanonical.set(key, [index]);
+  });
+  const remaining: unknown[] = [];
   for (const item of expected) {
+    const key = canonicalJson(item);
+    const candidates = key.includes('${json-unit.') ? undefined : byCanonical.get(key);
+    const index = candidates?.pop();
+    if (index === undefined) remaining.push(item);
+    else used[index] = 1;
+  }
+  for (const item of remaining) {
     let best = -1;
     let bestDiffs = Infinity;
     for (let j = 0; j < actual.length && bestDiffs > 0; j++) {
@@ -107,4 +123,11 @@ function arrayDifferences(expected: unknown[], actual: unknown[], options: JsonE
   }
   if (!options.ignoreExtraElements) for (let j = 0; j < actual.length; j++) if (!used[j]) diffs += deepSize(actual[j]);
   return diffs;
+}
+
+/** JSON text with object keys sorted, so equal documents give equal strings. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
 }
