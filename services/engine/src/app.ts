@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { ApiRegistry, createServiceApp, finishApp, type Logger } from '@mockyard/service-kit';
 import { createFileMappingsRepo } from './adapters/file-mappings.repo';
 import { createFsBodyFiles } from './adapters/fs-body-files';
+import { createWebhookSender, type WebhookSender } from './adapters/webhook.sender';
 import { AdminError } from './domain/admin-error';
 import { MockEngine } from './domain/mock-engine';
 import { noTrafficSink, type TrafficSink } from './domain/ports';
@@ -40,6 +41,9 @@ export interface EngineApp {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   engine: MockEngine;
   recorder: Recorder;
+  webhooks: WebhookSender;
+  /** Stops background work the app started (webhooks waiting for their delay). */
+  stop(): void;
 }
 
 function isAdminPath(url: string): boolean {
@@ -72,6 +76,8 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   deps.logger.info({ rootDir: deps.rootDir, stubs: loaded }, 'stub mappings loaded');
   engine.serveListeners.add((event) => engine.journal.add(event));
   engine.serveListeners.add((event) => traffic.publish(event));
+  const webhooks = createWebhookSender({ logger: deps.logger });
+  engine.serveListeners.add((event) => webhooks.onServed(event));
   const recorder = new Recorder(engine);
 
   const api = new ApiRegistry({ title: 'Mockyard engine (WireMock-compatible admin API)', version: ENGINE_VERSION });
@@ -107,5 +113,5 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
     if (isAdminPath(req.url ?? '/')) app(req, res);
     else serve(req, res);
   };
-  return { handler, engine, recorder };
+  return { handler, engine, recorder, webhooks, stop: () => webhooks.stop() };
 }

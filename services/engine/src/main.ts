@@ -17,7 +17,7 @@ async function main() {
   const traffic = config.redisUrl ? createTrafficPublisher({ redisUrl: config.redisUrl, prefix: config.redisPrefix, engineId: config.name, logger }) : undefined;
   if (traffic) shutdown.add('traffic publisher', () => traffic.close());
 
-  const { handler } = await createEngineApp({
+  const engineApp = await createEngineApp({
     logger,
     name: config.name,
     publicUrl,
@@ -32,7 +32,8 @@ async function main() {
     traffic,
     onShutdownRequest: () => void shutdown.run('POST /__admin/shutdown').then((code) => process.exit(code)),
   });
-  const server = await startServer(handler, config.port, config.bindAddress);
+  shutdown.add('webhooks', () => engineApp.stop());
+  const server = await startServer(engineApp.handler, config.port, config.bindAddress);
   listeningPort = server.port;
   shutdown.add('http', () => server.close(config.shutdownTimeoutMs / 2));
   logger.info({ port: server.port, name: config.name, publicUrl: publicUrl() }, 'engine listening');

@@ -45,6 +45,31 @@ describe('proxyBaseUrl', () => {
   });
 });
 
+describe('webhooks', () => {
+  it('sends a templated webhook after serving, from serveEventListeners and from legacy postServeActions', async () => {
+    await call(engine.url, 'POST', '/__admin/mappings', {
+      request: { method: 'POST', urlPath: '/order' },
+      response: { status: 202 },
+      serveEventListeners: [
+        { name: 'webhook', parameters: { method: 'POST', url: `${upstream.url}/callback`, headers: { 'X-Order': '{{jsonPath originalRequest.body \'$.id\'}}' }, body: 'done {{originalRequest.url}}' } },
+      ],
+    });
+    await call(engine.url, 'POST', '/__admin/mappings', {
+      request: { method: 'GET', urlPath: '/legacy' },
+      response: { status: 200 },
+      postServeActions: { webhook: { method: 'PUT', url: `${upstream.url}/legacy-callback`, delay: { type: 'fixed', milliseconds: 10 } } },
+    });
+    expect((await call(engine.url, 'POST', '/order', { id: 'o-7' })).status).toBe(202);
+    expect((await call(engine.url, 'GET', '/legacy')).status).toBe(200);
+    const deadline = Date.now() + 3000;
+    while (upstream.received.filter((r) => r.url.includes('callback')).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const callback = upstream.received.find((r) => r.url === '/callback');
+    expect(callback).toMatchObject({ method: 'POST', headers: { 'x-order': 'o-7' } });
+    expect(callback?.body.toString()).toBe('done /order');
+    expect(upstream.received.find((r) => r.url === '/legacy-callback')?.method).toBe('PUT');
+  });
+});
+
 describe('engine-wide proxy', () => {
   it('proxies only what no stub matches, replaces the target on a second enable and disables without touching other stubs', async () => {
     await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/local' }, response: { body: 'local' } });
