@@ -2,7 +2,7 @@ import { compileUserRegex } from './compile-user-regex';
 import type { CompiledContentPattern } from './compiled-content-pattern';
 import { distanceOfJsonValue, parseJsonCached } from './compiled-content-pattern';
 import { compileDatePattern } from './compile-date-pattern';
-import { checkJsonPlaceholders, jsonDistance } from './json-equality';
+import { checkJsonPlaceholders, measureJsonDistance } from './json-equality';
 import { checkJsonSchema, isValidAgainstSchema, type JsonSchema } from './json-schema-match';
 import { compileJsonPathPattern } from './compile-json-path-pattern';
 import { compileXmlPattern, compileXPathPattern } from './compile-xml-pattern';
@@ -137,7 +137,7 @@ function compileEqualToJson(spec: Record<string, unknown>, value: unknown, path:
   if (expectedJson === undefined) throw new PatternError(valuePath, 'equalToJson needs a JSON value');
   checkJsonPlaceholders(expectedJson, valuePath);
   const options = { ignoreArrayOrder: requireBoolean(spec, 'ignoreArrayOrder', path), ignoreExtraElements: requireBoolean(spec, 'ignoreExtraElements', path) };
-  const distanceJson = (actual: unknown): number => (actual === undefined ? 1 : jsonDistance(expectedJson, actual, options));
+  const distanceJson = (actual: unknown): number => (actual === undefined ? 1 : measureJsonDistance(expectedJson, actual, options));
   return {
     operator: 'equalToJson', expected: formatJacksonJson(expectedJson), isAbsent: false,
     distanceJson,

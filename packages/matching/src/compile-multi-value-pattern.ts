@@ -45,7 +45,7 @@ export function compileMultiValuePattern(spec: unknown, path: string): CompiledM
 }
 
 /** Each pattern's best distance over all values (a value may serve several patterns, as in WireMock). */
-function bestDistances(patterns: CompiledContentPattern[], values: readonly string[]): number[] {
+function findBestDistances(patterns: CompiledContentPattern[], values: readonly string[]): number[] {
   return patterns.map((pattern) => {
     let best = 1;
     for (let i = 0; i < values.length && best > 0; i++) best = Math.min(best, pattern.distance(values[i]));
@@ -60,7 +60,7 @@ function hasExactly(patterns: CompiledContentPattern[]): CompiledMultiValuePatte
     isAbsent: false,
     distance(values) {
       const list = values ?? [];
-      const patternsDistance = bestDistances(patterns, list).reduce((sum, d) => sum + d, 0) / patterns.length;
+      const patternsDistance = findBestDistances(patterns, list).reduce((sum, d) => sum + d, 0) / patterns.length;
       const sizeDistance = list.length === patterns.length ? 0 : 1;
       if (patternsDistance === 0 && sizeDistance === 0) return 0;
       return Math.min(1, Math.max((patternsDistance + sizeDistance) / 2, 0.01));
@@ -74,7 +74,7 @@ function includes(patterns: CompiledContentPattern[]): CompiledMultiValuePattern
     description: `[includes] ${patterns.map(describePattern).join(', ')}`,
     isAbsent: false,
     distance(values) {
-      const total = bestDistances(patterns, values ?? []).reduce((sum, d) => sum + d, 0);
+      const total = findBestDistances(patterns, values ?? []).reduce((sum, d) => sum + d, 0);
       return total === 0 ? 0 : Math.min(1, Math.max(total / patterns.length, 0.01));
     },
   };

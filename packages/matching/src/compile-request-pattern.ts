@@ -4,7 +4,7 @@ import type { CompiledMultiValuePattern } from './compile-multi-value-pattern';
 import { compileMultiValuePattern } from './compile-multi-value-pattern';
 import type { CompiledMultipartPattern } from './compile-multipart-pattern';
 import { compileMultipartPattern } from './compile-multipart-pattern';
-import { compileUserRegex, literalPrefixOf } from './compile-user-regex';
+import { compileUserRegex, findLiteralPrefix } from './compile-user-regex';
 import { joinPath, PatternError } from './pattern-error';
 import type { RequestPattern } from './stub-mapping';
 import type { UrlPathTemplate } from './url-path-template';
@@ -99,7 +99,7 @@ function compileUrl(spec: Record<string, unknown>, basePath: string): CompiledUr
   if (kind === 'urlPattern' || kind === 'urlPathPattern') {
     const check = compileUserRegex(value);
     if (!check.ok) throw new PatternError(path, check.message);
-    return { kind, expected: value, regex: check.regex, prefix: check.regex.flags.includes('i') ? '' : literalPrefixOf(value) };
+    return { kind, expected: value, regex: check.regex, prefix: check.regex.flags.includes('i') ? '' : findLiteralPrefix(value) };
   }
   if (kind === 'urlPathTemplate') {
     try {

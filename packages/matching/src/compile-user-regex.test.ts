@@ -1,4 +1,4 @@
-import { compileUserRegex, literalPrefixOf } from './compile-user-regex';
+import { compileUserRegex, findLiteralPrefix } from './compile-user-regex';
 
 describe('compileUserRegex', () => {
   it.each([
@@ -37,7 +37,7 @@ describe('compileUserRegex', () => {
   });
 });
 
-describe('literalPrefixOf', () => {
+describe('findLiteralPrefix', () => {
   it.each<[string, string]>([
     ['/api/v1/users/[0-9]+', '/api/v1/users/'],
     ['^/a\\/b\\.c/x*', '/a/b.c/'],
@@ -48,6 +48,6 @@ describe('literalPrefixOf', () => {
     ['.*', ''],
     ['/lit\\?q=1', '/lit?q=1'],
   ])('%s -> %s', (source, prefix) => {
-    expect(literalPrefixOf(source)).toBe(prefix);
+    expect(findLiteralPrefix(source)).toBe(prefix);
   });
 });

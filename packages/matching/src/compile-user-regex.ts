@@ -254,7 +254,7 @@ function scanAlternation(group: Group, follow: CharSet): string | null {
  * The literal text every match of `source` must start with (`/api/v1/users/[0-9]+` -> `/api/v1/users/`),
  * used as a cheap startsWith filter before running the regex. Empty when unsure (alternation, flags).
  */
-export function literalPrefixOf(source: string): string {
+export function findLiteralPrefix(source: string): string {
   if (source.includes('|') || source.startsWith('(?')) return '';
   let i = source.startsWith('^') ? 1 : 0;
   let prefix = '';

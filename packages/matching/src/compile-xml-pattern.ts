@@ -2,7 +2,7 @@ import type { CompiledContentPattern } from './compiled-content-pattern';
 import { findOperator } from './find-operator';
 import { compileUserRegex } from './compile-user-regex';
 import { joinPath, PatternError } from './pattern-error';
-import { compileXPath, isElementNode, parseXml, parseXmlCached, serializeXml, textOfNode, xmlDistance } from './xml-match';
+import { compileXPath, isElementNode, parseXml, parseXmlCached, serializeXml, textOfNode, measureXmlDistance } from './xml-match';
 
 type CompileFn = (spec: unknown, path: string) => CompiledContentPattern;
 
@@ -31,7 +31,7 @@ export function compileXmlPattern(spec: Record<string, unknown>, expectedXml: st
     distance: (actual) => {
       if (actual === undefined) return 1;
       const document = parseXmlCached(actual);
-      return document ? xmlDistance(expectedDocument, document, options) : 1;
+      return document ? measureXmlDistance(expectedDocument, document, options) : 1;
     },
   };
 }

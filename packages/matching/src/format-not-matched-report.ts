@@ -38,7 +38,7 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-function prettyJson(text: string): string {
+function formatPrettyJson(text: string): string {
   try {
     return formatJacksonJson(JSON.parse(text));
   } catch {
@@ -80,7 +80,7 @@ const MARKERS: Record<string, string> = {
   Multipart: 'Multipart does not match',
 };
 
-function rowsFor(diff: DiffLine, request: MatchableRequest): Row[] {
+function buildRows(diff: DiffLine, request: MatchableRequest): Row[] {
   const { kind, name } = splitField(diff);
   const absent = diff.actual === ABSENT;
   const marker = diff.matched ? undefined : absent && ['Header', 'Query', 'Cookie', 'Form'].includes(kind) ? `${kind === 'Form' ? 'Form data' : kind} is not present` : (MARKERS[kind] ?? `${kind} does not match`);
@@ -90,7 +90,7 @@ function rowsFor(diff: DiffLine, request: MatchableRequest): Row[] {
     case 'HTTP method':
       return [{ left: diff.expected, right: diff.actual, marker }];
     case 'URL':
-      return [{ left: diff.expected, right: request.url, marker: marker && marker + regexHint(diff.expected) }];
+      return [{ left: diff.expected, right: request.url, marker: marker && marker + describeRegexHint(diff.expected) }];
     case 'Header':
       return [{ left: operator ? `${name} [${operator}] : ${value}` : `${name}: ${value}`, right: absent ? '' : `${name}: ${actual}`, marker }];
     case 'Cookie':
@@ -98,19 +98,19 @@ function rowsFor(diff: DiffLine, request: MatchableRequest): Row[] {
     case 'Query': case 'Form': case 'Path parameter':
       return [{ left: operator ? `${kind}: ${name} [${operator}] ${value}` : `${kind}: ${name} = ${value}`, right: absent ? '' : `${name}: ${actual}`, marker }];
     case 'Body':
-      return bodyRows(operator, value, diff.actual, marker);
+      return buildBodyRows(operator, value, diff.actual, marker);
     default:
       return [{ left: `${diff.field}: ${diff.expected}`, right: diff.actual, marker }];
   }
 }
 
-function bodyRows(operator: string | null, value: string, actual: string, marker: string | undefined): Row[] {
+function buildBodyRows(operator: string | null, value: string, actual: string, marker: string | undefined): Row[] {
   switch (operator) {
     case null:
       return pairLines(lines(value), lines(actual), marker);
     case 'equalToJson':
     case 'matchesJsonSchema':
-      return pairLines([`[${operator}]`, ...lines(value)], ['', ...lines(prettyJson(actual))], marker);
+      return pairLines([`[${operator}]`, ...lines(value)], ['', ...lines(formatPrettyJson(actual))], marker);
     case 'matchesJsonPath':
     case 'matchesXPath':
       return pairLines(lines(value), lines(actual), marker);
@@ -120,7 +120,7 @@ function bodyRows(operator: string | null, value: string, actual: string, marker
 }
 
 /** WireMock's hints for the usual urlPattern mistakes. */
-function regexHint(expected: string): string {
+function describeRegexHint(expected: string): string {
   if (!expected.startsWith('[regex] ')) return '';
   const regex = expected.slice('[regex] '.length);
   const hints: string[] = [];
@@ -156,7 +156,7 @@ export function formatNotMatchedReport(request: MatchableRequest, nearMisses: re
   for (const diff of closest.matchResult.diffs) {
     const { kind } = splitField(diff);
     const block = BLOCK_OF[kind] ?? kind;
-    blocks.set(block, [...(blocks.get(block) ?? []), ...rowsFor(diff, request)]);
+    blocks.set(block, [...(blocks.get(block) ?? []), ...buildRows(diff, request)]);
   }
   const { scenarioName, requiredScenarioState } = closest.stubMapping;
   if (scenarioName && requiredScenarioState && options.scenarioStateOf) {

@@ -27,13 +27,13 @@ export function checkJsonPlaceholders(expected: unknown, path: string): void {
  * plus its value's size, an array as 1 plus its items, a scalar as 1; a wrong scalar is 1 difference, a
  * missing or extra field or array item the size of its value. 0 when equal under the options.
  */
-export function jsonDistance(expected: unknown, actual: unknown, options: JsonEqualityOptions): number {
-  const diffs = differences(expected, actual, options);
+export function measureJsonDistance(expected: unknown, actual: unknown, options: JsonEqualityOptions): number {
+  const diffs = countDifferences(expected, actual, options);
   if (diffs === 0) return 0;
-  return Math.min(1, Math.max(diffs / Math.max(deepSize(expected), deepSize(actual), 1), 0.001));
+  return Math.min(1, Math.max(diffs / Math.max(measureSize(expected), measureSize(actual), 1), 0.001));
 }
 
-function placeholderMatches(expected: string, actual: unknown): boolean | undefined {
+function matchPlaceholder(expected: string, actual: unknown): boolean | undefined {
   if (!expected.startsWith('${json-unit.')) return undefined;
   if (expected === '${json-unit.ignore}' || expected === '${json-unit.ignore-element}') return true;
   if (expected === '${json-unit.any-string}') return typeof actual === 'string';
@@ -52,38 +52,38 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function deepSize(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + deepSize(item), 1);
-  if (isObject(value)) return Object.values(value).reduce((sum: number, item) => sum + 1 + deepSize(item), 0);
+function measureSize(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + measureSize(item), 1);
+  if (isObject(value)) return Object.values(value).reduce((sum: number, item) => sum + 1 + measureSize(item), 0);
   return 1;
 }
 
-function differences(expected: unknown, actual: unknown, options: JsonEqualityOptions): number {
+function countDifferences(expected: unknown, actual: unknown, options: JsonEqualityOptions): number {
   if (typeof expected === 'string') {
-    const placeholder = placeholderMatches(expected, actual);
+    const placeholder = matchPlaceholder(expected, actual);
     if (placeholder !== undefined) return placeholder ? 0 : 1;
   }
-  if (Array.isArray(expected)) return Array.isArray(actual) ? arrayDifferences(expected, actual, options) : 1;
+  if (Array.isArray(expected)) return Array.isArray(actual) ? countArrayDifferences(expected, actual, options) : 1;
   if (isObject(expected)) {
     if (!isObject(actual)) return 1;
     let diffs = 0;
     for (const [key, value] of Object.entries(expected)) {
-      if (Object.hasOwn(actual, key)) diffs += differences(value, actual[key], options);
-      else if (value !== '${json-unit.ignore-element}' && value !== '${json-unit.ignore}') diffs += deepSize(value);
+      if (Object.hasOwn(actual, key)) diffs += countDifferences(value, actual[key], options);
+      else if (value !== '${json-unit.ignore-element}' && value !== '${json-unit.ignore}') diffs += measureSize(value);
     }
     if (!options.ignoreExtraElements) {
-      for (const key of Object.keys(actual)) if (!Object.hasOwn(expected, key)) diffs += deepSize(actual[key]);
+      for (const key of Object.keys(actual)) if (!Object.hasOwn(expected, key)) diffs += measureSize(actual[key]);
     }
     return diffs;
   }
   return expected === actual ? 0 : 1;
 }
 
-function arrayDifferences(expected: unknown[], actual: unknown[], options: JsonEqualityOptions): number {
+function countArrayDifferences(expected: unknown[], actual: unknown[], options: JsonEqualityOptions): number {
   let diffs = 0;
   if (!options.ignoreArrayOrder) {
-    for (let i = 0; i < expected.length; i++) diffs += i < actual.length ? differences(expected[i], actual[i], options) : deepSize(expected[i]);
-    if (!options.ignoreExtraElements) for (let i = expected.length; i < actual.length; i++) diffs += deepSize(actual[i]);
+    for (let i = 0; i < expected.length; i++) diffs += i < actual.length ? countDifferences(expected[i], actual[i], options) : measureSize(expected[i]);
+    if (!options.ignoreExtraElements) for (let i = expected.length; i < actual.length; i++) diffs += measureSize(actual[i]);
     return diffs;
   }
   // Order ignored: first pair items that are identical (linear, via a canonical form), then pair each
@@ -91,14 +91,14 @@ function arrayDifferences(expected: unknown[], actual: unknown[], options: JsonE
   const used = new Uint8Array(actual.length);
   const byCanonical = new Map<string, number[]>();
   actual.forEach((item, index) => {
-    const key = canonicalJson(item);
+    const key = toCanonicalJson(item);
     const list = byCanonical.get(key);
     if (list) list.push(index);
     else byCanonical.set(key, [index]);
   });
   const remaining: unknown[] = [];
   for (const item of expected) {
-    const key = canonicalJson(item);
+    const key = toCanonicalJson(item);
     const candidates = key.includes('${json-unit.') ? undefined : byCanonical.get(key);
     const index = candidates?.pop();
     if (index === undefined) remaining.push(item);
@@ -109,25 +109,25 @@ function arrayDifferences(expected: unknown[], actual: unknown[], options: JsonE
     let bestDiffs = Infinity;
     for (let j = 0; j < actual.length && bestDiffs > 0; j++) {
       if (used[j]) continue;
-      const candidate = differences(item, actual[j], options);
+      const candidate = countDifferences(item, actual[j], options);
       if (candidate < bestDiffs) {
         best = j;
         bestDiffs = candidate;
       }
     }
-    if (best < 0) diffs += deepSize(item);
+    if (best < 0) diffs += measureSize(item);
     else {
       used[best] = 1;
       diffs += bestDiffs;
     }
   }
-  if (!options.ignoreExtraElements) for (let j = 0; j < actual.length; j++) if (!used[j]) diffs += deepSize(actual[j]);
+  if (!options.ignoreExtraElements) for (let j = 0; j < actual.length; j++) if (!used[j]) diffs += measureSize(actual[j]);
   return diffs;
 }
 
 /** JSON text with object keys sorted, so equal documents give equal strings. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+function toCanonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(toCanonicalJson).join(',')}]`;
+  if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${toCanonicalJson(value[key])}`).join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }

@@ -4,7 +4,7 @@ import { parseJsonCached } from './compiled-content-pattern';
 import { formatJacksonJson } from './format-jackson-json';
 import { isListOrSingle } from './list-or-single';
 import { TemplateError } from './template-error';
-import { assignVariable, renderableJson, splitArgs, toPlainJson, toText } from './template-values';
+import { assignVariable, toRenderableJson, splitArgs, toPlainJson, toText } from './template-values';
 
 function parseJsonInput(value: unknown, helper: string): unknown {
   if (value === undefined || value === null) throw new TemplateError(`${helper}: no JSON input`);
@@ -36,7 +36,7 @@ export const jsonHelpers: Record<string, HelperDelegate> = {
     if (typeof expression !== 'string') throw new TemplateError('jsonPath: the second argument must be a JSONPath expression');
     let json: unknown;
     if (typeof input === 'string') {
-      // Read-only use: the shared parse cache is safe here (results are copied by renderableJson).
+      // Read-only use: the shared parse cache is safe here (results are copied by toRenderableJson).
       const parsed = parseJsonCached(input);
       if (!parsed.ok) {
         if (fallback !== undefined) return fallback;
@@ -59,20 +59,20 @@ export const jsonHelpers: Record<string, HelperDelegate> = {
     }
     const results = query.select(json);
     if (results.length === 0 || (results.length === 1 && (results[0] === null || results[0] === undefined))) return fallback ?? '';
-    return renderableJson(query.isIndefinite ? results : results[0]);
+    return toRenderableJson(query.isIndefinite ? results : results[0]);
   },
   /** `{{parseJson request.body}}`, `{{parseJson request.body 'var'}}`, `{{#parseJson 'var'}}{...}{{/parseJson}}` */
   parseJson(this: unknown, ...args: unknown[]) {
     const { values, options } = splitArgs(args);
     if (typeof options.fn === 'function') {
-      const parsed = renderableJson(parseJsonInput(options.fn(this), 'parseJson'));
+      const parsed = toRenderableJson(parseJsonInput(options.fn(this), 'parseJson'));
       if (typeof values[0] === 'string') {
         assignVariable(this, options, values[0], parsed);
         return '';
       }
       return parsed;
     }
-    const parsed = renderableJson(parseJsonInput(values[0], 'parseJson'));
+    const parsed = toRenderableJson(parseJsonInput(values[0], 'parseJson'));
     if (typeof values[1] === 'string') {
       assignVariable(this, options, values[1], parsed);
       return '';

@@ -40,7 +40,7 @@ export const miscHelpers: Record<string, HelperDelegate> = {
     const text = typeof options.fn === 'function' ? options.fn(this) : toText(values[0]);
     const document = parseXml(text);
     if (!document?.documentElement) throw new TemplateError('formatXml: input is not well-formed XML');
-    return prettyXml(document.documentElement, 0, options.hash.format === 'compact');
+    return formatPrettyXml(document.documentElement, 0, options.hash.format === 'compact');
   },
   hostname() {
     return osHostname();
@@ -86,7 +86,7 @@ function escapeXml(text: string, attribute: boolean): string {
   return attribute ? escaped.replace(/"/g, '&quot;') : escaped;
 }
 
-function prettyXml(node: XmlNode, depth: number, compact: boolean): string {
+function formatPrettyXml(node: XmlNode, depth: number, compact: boolean): string {
   const indent = compact ? '' : '  '.repeat(depth);
   const newline = compact ? '' : '\n';
   const attributes = Array.from(node.attributes ?? []).map((attribute) => ` ${attribute.name}="${escapeXml(attribute.value, true)}"`).join('');
@@ -96,6 +96,6 @@ function prettyXml(node: XmlNode, depth: number, compact: boolean): string {
   if (elements.length === 0) {
     return text === '' ? `${indent}<${node.nodeName}${attributes}/>` : `${indent}<${node.nodeName}${attributes}>${escapeXml(text, false)}</${node.nodeName}>`;
   }
-  const inner = elements.map((child) => prettyXml(child, depth + 1, compact)).join(newline);
+  const inner = elements.map((child) => formatPrettyXml(child, depth + 1, compact)).join(newline);
   return `${indent}<${node.nodeName}${attributes}>${newline}${inner}${newline}${indent}</${node.nodeName}>`;
 }

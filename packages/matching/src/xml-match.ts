@@ -63,7 +63,7 @@ interface Tally {
 }
 
 /** Semantic XML comparison (whitespace between elements, attribute order and prefixes ignored). */
-export function xmlDistance(expected: XmlNode, actual: XmlNode, options: XmlEqualityOptions): number {
+export function measureXmlDistance(expected: XmlNode, actual: XmlNode, options: XmlEqualityOptions): number {
   const tally: Tally = { diffs: 0, nodes: 0 };
   compareElements(expected.documentElement ?? expected, actual.documentElement ?? actual, options, tally);
   if (tally.diffs === 0) return 0;
@@ -76,7 +76,7 @@ function isIgnorePlaceholder(value: string, options: XmlEqualityOptions): boolea
 }
 
 /** XMLUnit placeholders: ignore, isNumber, matchesRegex(re), isDateTime. Undefined when `expected` is none. */
-function placeholderMatches(expected: string, actual: string, options: XmlEqualityOptions): boolean | undefined {
+function matchPlaceholder(expected: string, actual: string, options: XmlEqualityOptions): boolean | undefined {
   const match = options.placeholder?.exec(expected);
   if (!match) return undefined;
   switch (match[1]) {
@@ -92,7 +92,7 @@ function placeholderMatches(expected: string, actual: string, options: XmlEquali
 }
 
 function valuesMatch(expected: string, actual: string, options: XmlEqualityOptions): boolean {
-  return placeholderMatches(expected, actual, options) ?? expected === actual;
+  return matchPlaceholder(expected, actual, options) ?? expected === actual;
 }
 
 function childElements(node: XmlNode): XmlNode[] {
