@@ -32,6 +32,8 @@ export interface EngineDeps {
   proxyTimeoutMs?: number;
   maxAdminBodyBytes?: number;
   maxRequestBodyBytes?: number;
+  /** Values the `systemValue` template helper may read (`ENVIRONMENT:<name>` → value); main.ts fills it. */
+  systemValues?: Record<string, string>;
   traffic?: TrafficSink;
   onShutdownRequest?: () => void;
 }
@@ -76,7 +78,7 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   deps.logger.info({ rootDir: deps.rootDir, stubs: loaded }, 'stub mappings loaded');
   engine.serveListeners.add((event) => engine.journal.add(event));
   engine.serveListeners.add((event) => traffic.publish(event));
-  const webhooks = createWebhookSender({ logger: deps.logger });
+  const webhooks = createWebhookSender({ logger: deps.logger, systemValues: deps.systemValues });
   engine.serveListeners.add((event) => webhooks.onServed(event));
   const recorder = new Recorder(engine);
 
@@ -108,6 +110,7 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   const serve = createServeHandler(engine, deps.logger, {
     proxyTimeoutMs: deps.proxyTimeoutMs ?? 30000,
     maxRequestBodyBytes: deps.maxRequestBodyBytes ?? 50 * 1024 * 1024,
+    systemValues: deps.systemValues ?? {},
   });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (isAdminPath(req.url ?? '/')) app(req, res);

@@ -6,6 +6,16 @@ import { createTrafficPublisher } from './adapters/traffic.publisher';
 import { createEngineApp } from './app';
 import { loadEngineConfig } from './config';
 
+/** Environment variables the `systemValue` helper may reveal, keyed as the matching package expects. */
+function collectSystemValues(patterns: string[]): Record<string, string> {
+  const regexes = patterns.map((p) => new RegExp(`^(?:${p})$`, 'i'));
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && regexes.some((r) => r.test(name))) values[`ENVIRONMENT:${name}`] = value;
+  }
+  return values;
+}
+
 async function main() {
   const config = loadEngineConfig({ env: process.env });
   const logger = createLogger({ service: 'engine', level: config.logLevel });
@@ -29,6 +39,7 @@ async function main() {
     proxyTimeoutMs: config.proxyTimeoutMs,
     maxAdminBodyBytes: config.maxAdminBodyBytes,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
+    systemValues: collectSystemValues(config.permittedSystemKeys),
     traffic,
     onShutdownRequest: () => void shutdown.run('POST /__admin/shutdown').then((code) => process.exit(code)),
   });

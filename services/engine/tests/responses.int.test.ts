@@ -68,11 +68,14 @@ describe('response definitions', () => {
     expect((await call(engine.url, 'GET', '/users/42')).json()).toEqual({ id: '42', say: 'hi' });
   });
 
-  it('templates every response when global templating is on', async () => {
-    const global = await startTestEngine({ isGlobalTemplating: true });
+  it('templates every response when global templating is on, revealing only permitted system values', async () => {
+    const global = await startTestEngine({ isGlobalTemplating: true, systemValues: { 'ENVIRONMENT:wiremock_team': 'core' } });
     try {
-      await call(global.url, 'POST', '/__admin/mappings', { request: { urlPath: '/g' }, response: { body: '{{request.method}} {{request.url}}' } });
-      expect((await call(global.url, 'GET', '/g?x=1')).text).toBe('GET /g?x=1');
+      await call(global.url, 'POST', '/__admin/mappings', {
+        request: { urlPath: '/g' },
+        response: { body: "{{request.method}} {{request.url}} {{systemValue type='ENVIRONMENT' key='wiremock_team'}} {{systemValue type='ENVIRONMENT' key='PATH' default='hidden'}}" },
+      });
+      expect((await call(global.url, 'GET', '/g?x=1')).text).toBe('GET /g?x=1 core hidden');
     } finally {
       await global.stop({ removeRoot: true });
     }

@@ -13,13 +13,13 @@ export interface WebhookSender {
 }
 
 /** Sends WireMock webhooks after the response, templated with `originalRequest`, with their optional delay. */
-export function createWebhookSender(options: { logger: Logger; timeoutMs?: number }): WebhookSender {
+export function createWebhookSender(options: { logger: Logger; timeoutMs?: number; systemValues?: Record<string, string> }): WebhookSender {
   const stats = { sent: 0, failed: 0 };
   const timers = new Set<NodeJS.Timeout>();
   const stopped = new AbortController();
 
   async function send(webhook: WebhookDefinition, event: ServeEvent) {
-    const base = buildTemplateModel(event.request, {});
+    const base = buildTemplateModel(event.request, { systemValues: options.systemValues });
     const model = { ...base, originalRequest: base.request };
     const render = (text: string) => renderTemplate(text, model);
     const headers = new Headers();

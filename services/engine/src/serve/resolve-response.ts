@@ -40,6 +40,7 @@ export interface ResolveContext {
   settings: GlobalSettings;
   isGlobalTemplating: boolean;
   pathParameters?: Record<string, string>;
+  systemValues?: Record<string, string>;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -118,6 +119,7 @@ export async function resolveResponse(stored: StoredStub, request: MatchableRequ
     pathParameters: context.pathParameters ?? {},
     parameters: def.transformerParameters ?? {},
     baseUrl: baseUrlOf(request),
+    systemValues: context.systemValues,
   });
   const render = (template: string) => renderTemplate(template, model);
   const rendered: Record<string, string | string[]> = {};

@@ -13,6 +13,7 @@ export interface ServeOptions {
   proxyTimeoutMs: number;
   /** Larger request bodies are answered 413 without being matched. */
   maxRequestBodyBytes: number;
+  systemValues: Record<string, string>;
 }
 
 interface Selected {
@@ -147,6 +148,7 @@ async function serveResolved(engine: MockEngine, selected: Selected, request: Ma
       settings: engine.settings,
       isGlobalTemplating: engine.options.isGlobalTemplating,
       pathParameters: selected.pathParameters,
+      systemValues: options.systemValues,
     });
   } catch (err) {
     const message = err instanceof TemplateError ? `Template error: ${(err as Error).message}` : `Could not build the response: ${(err as Error).message}`;
