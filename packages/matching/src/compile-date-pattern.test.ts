@@ -32,6 +32,15 @@ describe('date matchers', () => {
     expect(isMatch(spec, actual)).toBe(expected);
   });
 
+  it('grades a miss by how far apart the dates are, as WireMock does', () => {
+    const pattern = compileContentPattern({ before: '2021-01-01T00:00:00Z' }, 'p');
+    const oneDay = pattern.distance('2021-01-02T00:00:00Z');
+    const oneYear = pattern.distance('2022-01-01T00:00:00Z');
+    expect(oneDay).toBeCloseTo(86_400_000 / (86_400_000 + 2 * 365 * 86_400_000), 12);
+    expect(oneYear).toBeCloseTo(1 / 3, 12);
+    expect(pattern.distance('2021-01-01T00:00:00Z')).toBeGreaterThan(0);
+  });
+
   it.each<[string, Record<string, unknown>, RegExp]>([
     ['an unreadable expected date', { before: 'tomorrow' }, /must be 'now'/],
     ['an unknown truncation', { before: 'now', truncateExpected: 'first week' }, /unknown truncation/],

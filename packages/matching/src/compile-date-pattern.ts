@@ -3,6 +3,8 @@ import { addToDate, compileExpectedDate, parseDateText, parseDateUnit, truncateD
 import { parseJavaDate } from './java-date-format';
 import { joinPath, PatternError } from './pattern-error';
 
+const TWO_YEARS_MS = 2 * 365 * 24 * 60 * 60 * 1000;
+
 function optionalString(spec: Record<string, unknown>, key: string, path: string): string | undefined {
   const value = spec[key];
   if (value === undefined) return undefined;
@@ -55,7 +57,10 @@ export function compileDatePattern(operator: 'before' | 'after' | 'equalToDateTi
       if (truncateActual) actualDate = truncateDate(actualDate, truncateActual) ?? actualDate;
       const difference = actualDate.getTime() - resolveExpected().getTime();
       const isMatch = operator === 'before' ? difference < 0 : operator === 'after' ? difference > 0 : difference === 0;
-      return isMatch ? 0 : 1;
+      if (isMatch) return 0;
+      // WireMock's grading: |difference| / (|difference| + two years).
+      const absolute = Math.abs(difference);
+      return Math.max(absolute / (absolute + TWO_YEARS_MS), 1e-6);
     },
   };
 }
