@@ -1,6 +1,9 @@
 import { compileUserRegex } from './compile-user-regex';
 import { PatternError } from './pattern-error';
 
+/** Upper bound on item pairs compared when array order is ignored (keeps huge arrays linear-ish). */
+const MAX_PAIRINGS = 250_000;
+
 export interface JsonEqualityOptions {
   ignoreArrayOrder: boolean;
   ignoreExtraElements: boolean;
@@ -103,6 +106,12 @@ function countArrayDifferences(expected: unknown[], actual: unknown[], options: 
     const index = candidates?.pop();
     if (index === undefined) remaining.push(item);
     else used[index] = 1;
+  }
+  // The pairwise search is quadratic: past this many pairs, unpaired items just count as different.
+  if (remaining.length * actual.length > MAX_PAIRINGS) {
+    for (const item of remaining) diffs += measureSize(item);
+    if (!options.ignoreExtraElements) for (let j = 0; j < actual.length; j++) if (!used[j]) diffs += measureSize(actual[j]);
+    return diffs;
   }
   for (const item of remaining) {
     let best = -1;
