@@ -143,6 +143,7 @@ describe('renderTemplate helpers', () => {
     ["{{regexExtract 'abc' '(a+)+$'}}", /catastrophically/],
     ["{{truncateDate (parseDate '2021-01-01') 'whenever'}}", /unknown truncation/],
     ["{{xPath 'nope' '/a'}}", /not well-formed XML/],
+    ['{{#each (range 1 2000)}}{{#each (range 1 2000)}}x{{/each}}{{/each}}', /more than 1000000 loop iterations/],
   ])('throws a TemplateError for %s', (template, message) => {
     let error: unknown;
     try {

@@ -14,6 +14,17 @@ for (const helpers of [jsonHelpers, randomHelpers, dateHelpers, stringHelpers, l
   for (const [name, helper] of Object.entries(helpers)) handlebars.registerHelper(name, helper);
 }
 
+/** Loop iterations one render may run (nested `each` over `range` could otherwise spin for hours). */
+const MAX_ITERATIONS_PER_RENDER = 1_000_000;
+let iterationsLeft = MAX_ITERATIONS_PER_RENDER;
+const builtInEach = handlebars.helpers.each as (this: unknown, context: unknown, options: Handlebars.HelperOptions) => string;
+handlebars.registerHelper('each', function (this: unknown, context: unknown, options: Handlebars.HelperOptions) {
+  const size = Array.isArray(context) ? context.length : context && typeof context === 'object' ? Object.keys(context).length : 0;
+  iterationsLeft -= size;
+  if (iterationsLeft < 0) throw new TemplateError(`template error: more than ${MAX_ITERATIONS_PER_RENDER} loop iterations in one response`);
+  return builtInEach.call(this, context, options);
+});
+
 export const TEMPLATE_HELPER_NAMES: readonly string[] = Object.keys(handlebars.helpers).sort();
 
 const MAX_CACHED = 2000;
@@ -49,6 +60,7 @@ export function isTemplate(text: string): boolean {
 export function renderTemplate(template: string, model: TemplateModel): string {
   if (!isTemplate(template)) return template;
   const compiled = compileTemplate(template);
+  iterationsLeft = MAX_ITERATIONS_PER_RENDER;
   try {
     return compiled(model);
   } catch (error) {
