@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { freePort } from '@mockyard/testkit';
-import { call, startTestEngine, type TestEngine } from './engine-harness';
+import { call, startTestEngine, startUpstream, type TestEngine } from './engine-harness';
 
 // Differential test: the same admin calls against a genuine WireMock 3 (the jar the `wiremock` npm package
 // ships, run with the local Java) and against the engine; status codes and error codes must agree.
@@ -48,6 +48,8 @@ const PROBES: [string, string, string, unknown?][] = [
   ['near misses for a pattern', 'POST', '/__admin/near-misses/request-pattern', { urlPath: '/pp' }],
   ['snapshot', 'POST', '/__admin/recordings/snapshot', { persist: false }],
   ['start recording without a target', 'POST', '/__admin/recordings/start', {}],
+  ['status while recording', 'GET', '/__admin/recordings/status'],
+  ['stop that recording', 'POST', '/__admin/recordings/stop'],
   ['list files', 'GET', '/__admin/files'],
   ['save mappings', 'POST', '/__admin/mappings/save'],
   ['remove by metadata', 'POST', '/__admin/mappings/remove-by-metadata', { matchesJsonPath: '$.tag' }],
@@ -121,6 +123,10 @@ describeIfWireMock('parity with WireMock 3 on the admin API', () => {
       { request: { method: 'GET', urlPath: '/s/nofile' }, response: { status: 200, bodyFileName: 'missing.json' } },
       { request: { method: 'GET', urlPath: '/s/low' }, response: { status: 200, body: 'low' }, priority: 9 },
       { request: { method: 'GET', urlPath: '/s/low' }, response: { status: 200, body: 'high' }, priority: 2 },
+      { request: { method: 'GET', url: '/s/q?x=1' }, response: { body: 'query' } },
+      { request: { method: 'GET', urlPath: '/s/enc/a%20b' }, response: { body: 'encoded' } },
+      { request: { method: 'GET', urlPath: '/s/space/a b' }, response: { body: 'space' } },
+      { request: { method: 'GET', urlPath: '/s/plus', queryParameters: { q: { equalTo: 'a b' } } }, response: { body: 'plus' } },
       { scenarioName: 'flow', requiredScenarioState: 'Started', newScenarioState: 'second', request: { urlPath: '/s/flow' }, response: { body: 'first' } },
       { scenarioName: 'flow', requiredScenarioState: 'second', request: { urlPath: '/s/flow' }, response: { body: 'second' } },
     ];
@@ -138,6 +144,14 @@ describeIfWireMock('parity with WireMock 3 on the admin API', () => {
       ['GET', '/s/broken'],
       ['GET', '/s/nofile'],
       ['GET', '/s/low'],
+      ['GET', '/s/q?x=1'],
+      ['GET', '/s/q?x=2'],
+      ['GET', '/s/enc/a%20b'],
+      ['GET', '/s/space/a%20b'],
+      ['GET', '/s/plus?q=a+b'],
+      ['GET', '/s/plus?q=a%20b'],
+      ['HEAD', '/s/plain'],
+      ['DELETE', '/s/plain'],
       ['GET', '/s/flow'],
       ['GET', '/s/flow'],
       ['GET', '/s/flow'],
@@ -151,5 +165,28 @@ describeIfWireMock('parity with WireMock 3 on the admin API', () => {
       if (theirs.status < 400 && theirs.headers['matched-stub-id'] === undefined !== (ours.headers['matched-stub-id'] === undefined)) differences.push(`${method} ${p}: Matched-Stub-Id presence differs`);
     }
     expect(differences).toEqual([]);
+  }, 30000);
+
+  it('records the same traffic into the same request patterns, names and scenarios as WireMock', async () => {
+    const upstream = await startUpstream((req, body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: req.url, body: body.toString() }));
+    });
+    try {
+      const recorded: Record<string, any[]> = {};
+      for (const [who, base] of [['wiremock', wiremockUrl], ['engine', engine.url]] as const) {
+        await call(base, 'POST', '/__admin/reset');
+        expect((await call(base, 'POST', '/__admin/recordings/start', { targetBaseUrl: upstream.url, persist: false })).status).toBe(200);
+        await call(base, 'GET', '/rec/items?page=2&tag=a&tag=b');
+        await call(base, 'GET', '/rec/items/1');
+        await call(base, 'GET', '/rec/items/1');
+        await call(base, 'POST', '/rec/items', { name: 'n' });
+        await call(base, 'PUT', '/rec/text', 'plain', { 'content-type': 'text/plain' });
+        recorded[who] = (await call(base, 'POST', '/__admin/recordings/stop')).json().mappings;
+      }
+      const shape = (m: any) => JSON.stringify({ name: m.name, request: m.request, scenario: m.scenarioName ?? null, required: m.requiredScenarioState ?? null, next: m.newScenarioState ?? null, body: m.response.body });
+      expect(recorded.engine.map(shape).sort()).toEqual(recorded.wiremock.map(shape).sort());
+    } finally {
+      await upstream.close();
+    }
   }, 30000);
 });

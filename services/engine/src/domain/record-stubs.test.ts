@@ -32,8 +32,8 @@ describe('buildRecordedRequest', () => {
   it.each([
     ['a JSON body as equalToJson', { 'content-type': 'application/json' }, '{"a":1}', {}, { equalToJson: '{"a":1}', ignoreArrayOrder: true, ignoreExtraElements: true }],
     ['an XML body as equalToXml', { 'content-type': 'text/xml' }, '<a/>', {}, { equalToXml: '<a/>' }],
-    ['a text body as equalTo', { 'content-type': 'text/plain' }, 'hi', {}, { equalTo: 'hi' }],
-    ['a JSON body as equalTo when asked', { 'content-type': 'application/json' }, '{}', { matcher: 'equalTo' as const }, { equalTo: '{}' }],
+    ['a text body as equalTo', { 'content-type': 'text/plain' }, 'hi', {}, { equalTo: 'hi', caseInsensitive: false }],
+    ['a JSON body as equalTo when asked', { 'content-type': 'application/json' }, '{}', { matcher: 'equalTo' as const }, { equalTo: '{}', caseInsensitive: false }],
   ])('matches %s', (_name, headers, body, requestBodyPattern, expected) => {
     const pattern = buildRecordedRequest(event('POST', '/x', {}, { headers, body }), { requestBodyPattern });
     expect(pattern.bodyPatterns).toEqual([expected]);

@@ -70,7 +70,7 @@ function bodyPatternFor(event: ServeEvent, spec: RecordSpec): ContentPattern | u
     case 'equalToXml':
       return { equalToXml: text };
     default:
-      return options.caseInsensitive ? { equalTo: text, caseInsensitive: true } : { equalTo: text };
+      return { equalTo: text, caseInsensitive: options.caseInsensitive ?? false };
   }
 }
 
