@@ -144,6 +144,7 @@ describe('renderTemplate helpers', () => {
     ["{{truncateDate (parseDate '2021-01-01') 'whenever'}}", /unknown truncation/],
     ["{{xPath 'nope' '/a'}}", /not well-formed XML/],
     ['{{#each (range 1 2000)}}{{#each (range 1 2000)}}x{{/each}}{{/each}}', /more than 1000000 loop iterations/],
+    [`{{#each (range 1 100000)}}${'x'.repeat(600)}{{/each}}`, /more than 50000000 characters/],
   ])('throws a TemplateError for %s', (template, message) => {
     let error: unknown;
     try {

@@ -18,11 +18,21 @@ for (const helpers of [jsonHelpers, randomHelpers, dateHelpers, stringHelpers, l
 const MAX_ITERATIONS_PER_RENDER = 1_000_000;
 let iterationsLeft = MAX_ITERATIONS_PER_RENDER;
 const builtInEach = handlebars.helpers.each as (this: unknown, context: unknown, options: Handlebars.HelperOptions) => string;
+/** Characters loops may produce in one render, checked per iteration (a loop must not exhaust memory). */
+const MAX_LOOP_OUTPUT_CHARS = 50_000_000;
+let loopOutputLeft = MAX_LOOP_OUTPUT_CHARS;
 handlebars.registerHelper('each', function (this: unknown, context: unknown, options: Handlebars.HelperOptions) {
   const size = Array.isArray(context) ? context.length : context && typeof context === 'object' ? Object.keys(context).length : 0;
   iterationsLeft -= size;
   if (iterationsLeft < 0) throw new TemplateError(`template error: more than ${MAX_ITERATIONS_PER_RENDER} loop iterations in one response`);
-  return builtInEach.call(this, context, options);
+  const fn = options.fn;
+  const counted = (item: unknown, runtime?: Handlebars.RuntimeOptions): string => {
+    const out = fn(item, runtime);
+    loopOutputLeft -= out.length;
+    if (loopOutputLeft < 0) throw new TemplateError(`template error: loops produced more than ${MAX_LOOP_OUTPUT_CHARS} characters in one response`);
+    return out;
+  };
+  return builtInEach.call(this, context, { ...options, fn: counted as Handlebars.TemplateDelegate });
 });
 
 export const TEMPLATE_HELPER_NAMES: readonly string[] = Object.keys(handlebars.helpers).sort();
@@ -61,6 +71,7 @@ export function renderTemplate(template: string, model: TemplateModel): string {
   if (!isTemplate(template)) return template;
   const compiled = compileTemplate(template);
   iterationsLeft = MAX_ITERATIONS_PER_RENDER;
+  loopOutputLeft = MAX_LOOP_OUTPUT_CHARS;
   try {
     return compiled(model);
   } catch (error) {
