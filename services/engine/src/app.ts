@@ -52,9 +52,13 @@ function isAdminPath(url: string): boolean {
   return url.startsWith('/__admin') && (url.length === 8 || url[8] === '/' || url[8] === '?');
 }
 
+/** Open even with an admin key, so health checks need no secret (they reveal no stub data). */
+const OPEN_ADMIN_PATHS = new Set(['/health', '/version']);
+
 function requireApiKey(key: string) {
   const expected = Buffer.from(key);
   return (req: Request, _res: Response, next: NextFunction) => {
+    if (req.method === 'GET' && OPEN_ADMIN_PATHS.has(req.path)) return next();
     const header = req.header('x-hub-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');
     const given = Buffer.from(header ?? '');
     if (given.length === expected.length && timingSafeEqual(given, expected)) return next();

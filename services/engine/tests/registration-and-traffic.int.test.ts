@@ -95,6 +95,7 @@ describe('admin API key', () => {
     const engine = await startTestEngine({ adminApiKey: 'secret' });
     try {
       expect((await call(engine.url, 'GET', '/__admin/mappings')).status).toBe(401);
+      expect((await call(engine.url, 'GET', '/__admin/health')).status).toBe(200);
       expect((await call(engine.url, 'GET', '/__admin/mappings', undefined, { 'x-hub-api-key': 'wrong' })).status).toBe(401);
       expect((await call(engine.url, 'GET', '/__admin/mappings', undefined, { 'x-hub-api-key': 'secret' })).status).toBe(200);
       const created = await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/open' }, response: { body: 'open' } }, { authorization: 'Bearer secret', 'content-type': 'application/json' });
