@@ -107,9 +107,19 @@ export class MockEngine {
     return this.putStub(stub);
   }
 
+  /** Adds or replaces a stub; when writing a persistent one fails, the previous state is put back. */
   async putStub(stub: StubMapping): Promise<StubMapping> {
+    const previous = this.stubs.get(stub.id)?.stub;
     const stored = this.stubs.put(stub);
-    if (stub.persistent) await this.persist(stored);
+    if (stub.persistent) {
+      try {
+        await this.persist(stored);
+      } catch (err) {
+        if (previous) this.stubs.put(previous);
+        else this.stubs.remove(stub.id);
+        throw err;
+      }
+    }
     return stored.stub;
   }
 
