@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { DelayDistribution } from '@mockyard/matching';
 import { AdminError } from '../domain/admin-error';
 import type { MockEngine } from '../domain/mock-engine';
@@ -30,7 +31,7 @@ export function registerStateRoutes(ctx: AdminRouteContext, engine: MockEngine) 
   });
 
   addAdminRoute(ctx, 'get', '/settings', 'Global settings (fixed delay, delay distribution)', () => ({ settings: engine.settings }));
-  const update = (req: Parameters<Parameters<typeof addAdminRoute>[4]>[0]) => {
+  const update = (req: Request) => {
     const raw = readJson(req) as Record<string, unknown> | undefined;
     const body = (raw && typeof raw.settings === 'object' ? raw.settings : raw) as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw AdminError.invalidEntity([{ path: '/', message: 'expected a settings object' }]);

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import { BodyFilePathError } from '../adapters/fs-body-files';
 import { AdminError } from '../domain/admin-error';
 import { disableEngineProxy, enableEngineProxy, readEngineProxy } from '../domain/engine-proxy';
 import type { MockEngine } from '../domain/mock-engine';
+import { BodyFilePathError } from '../domain/ports';
 import { addAdminRoute, readJson, type AdminRouteContext } from './admin-route';
 
 /** WireMock API level this engine follows (reported by /__admin/version and /__admin/health). */
