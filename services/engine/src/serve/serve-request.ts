@@ -72,7 +72,6 @@ export function createServeHandler(engine: MockEngine, logger: Logger, options: 
       const request = toMatchableRequest({
         method: req.method ?? 'GET',
         url: req.url ?? '/',
-        port: socket.localPort,
         headers: req.headersDistinct,
         body,
         clientIp: socket.remoteAddress,
