@@ -1,5 +1,6 @@
 import { ListOrSingle } from './list-or-single';
 import type { MatchableRequest } from './matchable-request';
+import { parseMultipart } from './parse-multipart';
 import { parseQueryString } from './parsed-request';
 
 /** WireMock's request model for response templates (`request.*`) plus `parameters.*`. */
@@ -20,6 +21,16 @@ export interface RequestModel {
   port: number;
   scheme: string;
   clientIp?: string;
+  /** Multipart bodies: `request.parts.<name>.body`, `.bodyAsBase64`, `.headers.<k>`, `.filename`. */
+  parts: Record<string, PartModel>;
+}
+
+export interface PartModel {
+  name?: string;
+  filename?: string;
+  headers: Record<string, ListOrSingle<string>>;
+  body: string;
+  bodyAsBase64: string;
 }
 
 export interface TemplateModel {
@@ -88,16 +99,52 @@ export function buildTemplateModel(request: MatchableRequest, options: TemplateM
       method: request.method,
       headers: caseInsensitive(toLists(request.headers)),
       cookies: toLists(request.cookies),
-      body: request.body.toString('utf8'),
-      bodyAsBase64: request.body.toString('base64'),
+      body: '',
+      bodyAsBase64: '',
       baseUrl,
       host: request.host,
       port: request.port,
       scheme: request.scheme,
       clientIp: request.clientIp,
+      parts: {},
     },
     parameters: options.parameters ?? {},
   };
+  // Costly views are computed on first use (own getters: Handlebars only reads own properties).
+  defineLazy(model.request, 'body', () => request.body.toString('utf8'));
+  defineLazy(model.request, 'bodyAsBase64', () => request.body.toString('base64'));
+  defineLazy(model.request, 'parts', () => buildParts(request));
   Object.defineProperty(model, '__systemValues', { value: options.systemValues ?? {}, enumerable: false });
   return model;
+}
+
+function buildParts(request: MatchableRequest): Record<string, PartModel> {
+  const parts: Record<string, PartModel> = {};
+  parseMultipart(request.headers['content-type']?.[0], request.body).forEach((part, index) => {
+    const key = part.name ?? String(index);
+    parts[key] = {
+      name: part.name,
+      filename: part.filename,
+      headers: caseInsensitive(toLists(part.headers)),
+      body: part.body.toString('utf8'),
+      bodyAsBase64: part.body.toString('base64'),
+    };
+  });
+  return parts;
+}
+
+function defineLazy<T extends object, K extends keyof T>(target: T, key: K, compute: () => T[K]): void {
+  let cached: T[K] | undefined;
+  let done = false;
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!done) {
+        cached = compute();
+        done = true;
+      }
+      return cached;
+    },
+  });
 }

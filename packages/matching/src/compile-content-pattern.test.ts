@@ -12,7 +12,6 @@ describe('compileContentPattern', () => {
     ['equalTo misses an absent value', { equalTo: 'abc' }, undefined, false],
     ['equalTo is case-sensitive by default', { equalTo: 'ABC' }, 'abc', false],
     ['equalTo caseInsensitive ignores case', { equalTo: 'ABC', caseInsensitive: true }, 'abc', true],
-    ['equalTo coerces a JSON number', { equalTo: 12 }, '12', true],
     ['binaryEqualTo compares the decoded bytes', { binaryEqualTo: Buffer.from('hi').toString('base64') }, 'hi', true],
     ['binaryEqualTo misses other bytes', { binaryEqualTo: Buffer.from('hi').toString('base64') }, 'ho', false],
     ['contains finds a substring', { contains: 'ell' }, 'hello', true],
@@ -29,7 +28,7 @@ describe('compileContentPattern', () => {
     ['doesNotMatch fails a matching value', { doesNotMatch: '[a-z]+' }, 'abc', false],
     ['absent true passes a missing value', { absent: true }, undefined, true],
     ['absent true fails a present value', { absent: true }, 'x', false],
-    ['absent false wants a value', { absent: false }, 'x', true],
+    ['absent false still wants the value absent (WireMock reads only the key)', { absent: false }, 'x', false],
     ['and needs every part', { and: [{ contains: 'a' }, { contains: 'b' }] }, 'ab', true],
     ['and misses when one part misses', { and: [{ contains: 'a' }, { contains: 'z' }] }, 'ab', false],
     ['or needs one part', { or: [{ equalTo: 'x' }, { equalTo: 'ab' }] }, 'ab', true],
@@ -63,8 +62,8 @@ describe('compileContentPattern', () => {
     ['not an object', 'equalTo', 'p', /must be an object/],
     ['an unknown operator', { equalsTo: 'x' }, 'p', /unknown match operator 'equalsTo'/],
     ['two operators', { equalTo: 'x', contains: 'y' }, 'p', /only one match operator/],
-    ['a modifier of another operator', { contains: 'x', caseInsensitive: true }, 'p.caseInsensitive', /not a valid modifier of contains/],
-    ['a non-string value', { contains: 3 }, 'p.contains', /must be a string/],
+    ['a JSON number for equalTo', { equalTo: 12 }, 'p.equalTo', /equalTo operand must be a non-null string/],
+    ['a non-string value', { contains: 3 }, 'p.contains', /contains operand must be a non-null string/],
     ['an invalid regex', { matches: '(' }, 'p.matches', /invalid regex/],
     ['a catastrophic regex', { matches: '(a+)+' }, 'p.matches', /catastrophically/],
     ['absent that is not boolean', { absent: 'yes' }, 'p.absent', /boolean/],
@@ -73,7 +72,8 @@ describe('compileContentPattern', () => {
     ['an empty and', { and: [] }, 'p.and', /non-empty array/],
     ['a bad part inside or', { or: [{ equalTo: 'x' }, { nope: 1 }] }, 'p.or.1', /unknown match operator/],
     ['binaryEqualTo that is not base64', { binaryEqualTo: '***' }, 'p.binaryEqualTo', /base64/],
-    ['matchesJsonSchema (not supported)', { matchesJsonSchema: {} }, 'p.matchesJsonSchema', /not supported/],
+    ['a matchesJsonSchema that is not a schema', { matchesJsonSchema: [1] }, 'p.matchesJsonSchema', /JSON schema/],
+    ['an unknown schemaVersion', { matchesJsonSchema: {}, schemaVersion: 'V3' }, 'p.schemaVersion', /schemaVersion/],
     ['a caseInsensitive that is not boolean', { equalTo: 'x', caseInsensitive: 'yes' }, 'p.caseInsensitive', /boolean/],
   ])('rejects %s with a path and message', (_name, spec, path, message) => {
     let error: unknown;
@@ -85,6 +85,11 @@ describe('compileContentPattern', () => {
     expect(error).toBeInstanceOf(PatternError);
     expect((error as PatternError).path).toBe(path);
     expect((error as PatternError).message).toMatch(message);
+  });
+
+  it('ignores other keys next to an operator, like WireMock', () => {
+    expect(compileContentPattern({ contains: 'x', caseInsensitive: true }, 'p').distance('axb')).toBe(0);
+    expect(compileContentPattern({ equalTo: 'x', foo: 1 }, 'p').distance('x')).toBe(0);
   });
 
   it('does not treat Object.prototype names as operators', () => {

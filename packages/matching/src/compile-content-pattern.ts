@@ -2,10 +2,12 @@ import { compileUserRegex } from './compile-user-regex';
 import type { CompiledContentPattern } from './compiled-content-pattern';
 import { distanceOfJsonValue, parseJsonCached } from './compiled-content-pattern';
 import { compileDatePattern } from './compile-date-pattern';
-import { checkJsonPlaceholders, jsonDistance } from './json-equality';
+import { checkJsonPlaceholders, measureJsonDistance } from './json-equality';
+import { checkJsonSchema, isValidAgainstSchema, type JsonSchema } from './json-schema-match';
 import { compileJsonPathPattern } from './compile-json-path-pattern';
 import { compileXmlPattern, compileXPathPattern } from './compile-xml-pattern';
 import { findOperator } from './find-operator';
+import { formatJacksonJson } from './format-jackson-json';
 import { normalisedLevenshtein } from './normalised-levenshtein';
 import { joinPath, PatternError } from './pattern-error';
 
@@ -15,8 +17,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function requireString(value: unknown, path: string, operator: string): string {
   if (typeof value === 'string') return value;
-  if (operator === 'equalTo' && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
-  throw new PatternError(path, `${operator} must be a string`);
+  throw new PatternError(path, `${operator} operand must be a non-null string`);
 }
 
 function requireBoolean(spec: Record<string, unknown>, key: string, path: string): boolean {
@@ -74,15 +75,16 @@ export function compileContentPattern(spec: unknown, path: string): CompiledCont
       };
     }
     case 'absent': {
+      // WireMock treats any `absent` key as "must be absent", `"absent": false` included.
       if (typeof value !== 'boolean') throw new PatternError(valuePath, 'absent must be a boolean');
-      return { operator, expected: '', isAbsent: value, distance: (actual) => ((actual === undefined) === value ? 0 : 1) };
+      return { operator, expected: '', isAbsent: true, distance: (actual) => (actual === undefined ? 0 : 1) };
     }
     case 'equalToJson':
       return compileEqualToJson(spec, value, path, valuePath);
     case 'matchesJsonPath':
       return compileJsonPathPattern(value, valuePath, compileContentPattern);
     case 'matchesJsonSchema':
-      throw new PatternError(valuePath, 'matchesJsonSchema is not supported by Mockyard yet');
+      return compileJsonSchemaPattern(spec, value, path, valuePath);
     case 'equalToXml':
       return compileXmlPattern(spec, requireString(value, valuePath, operator), path);
     case 'matchesXPath':
@@ -135,14 +137,41 @@ function compileEqualToJson(spec: Record<string, unknown>, value: unknown, path:
   if (expectedJson === undefined) throw new PatternError(valuePath, 'equalToJson needs a JSON value');
   checkJsonPlaceholders(expectedJson, valuePath);
   const options = { ignoreArrayOrder: requireBoolean(spec, 'ignoreArrayOrder', path), ignoreExtraElements: requireBoolean(spec, 'ignoreExtraElements', path) };
-  const distanceJson = (actual: unknown): number => (actual === undefined ? 1 : jsonDistance(expectedJson, actual, options));
+  const distanceJson = (actual: unknown): number => (actual === undefined ? 1 : measureJsonDistance(expectedJson, actual, options));
   return {
-    operator: 'equalToJson', expected: JSON.stringify(expectedJson, null, 2), isAbsent: false,
+    operator: 'equalToJson', expected: formatJacksonJson(expectedJson), isAbsent: false,
     distanceJson,
     distance: (actual) => {
       if (actual === undefined) return 1;
       const parsed = parseJsonCached(actual);
       return parsed.ok ? distanceJson(parsed.value) : 1;
+    },
+  };
+}
+
+const SCHEMA_VERSIONS = ['V4', 'V6', 'V7', 'V201909', 'V202012'];
+
+function compileJsonSchemaPattern(spec: Record<string, unknown>, value: unknown, path: string, valuePath: string): CompiledContentPattern {
+  let schema: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      schema = JSON.parse(value);
+    } catch (error) {
+      throw new PatternError(valuePath, `matchesJsonSchema is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  checkJsonSchema(schema, valuePath);
+  if (spec.schemaVersion !== undefined && !SCHEMA_VERSIONS.includes(spec.schemaVersion as string)) {
+    throw new PatternError(joinPath(path, 'schemaVersion'), `schemaVersion must be one of ${SCHEMA_VERSIONS.join(', ')}`);
+  }
+  const distanceJson = (actual: unknown): number => (actual !== undefined && isValidAgainstSchema(actual, schema as JsonSchema) ? 0 : 1);
+  return {
+    operator: 'matchesJsonSchema', expected: formatJacksonJson(schema), isAbsent: false,
+    distanceJson,
+    distance: (actual) => {
+      if (actual === undefined) return 1;
+      const parsed = parseJsonCached(actual);
+      return parsed.ok ? distanceJson(parsed.value) : distanceJson(actual);
     },
   };
 }

@@ -24,10 +24,21 @@ describe('date matchers', () => {
     ['actualFormat unix', { equalToDateTime: '2021-06-14T00:00:00Z', actualFormat: 'unix' }, String(Date.UTC(2021, 5, 14) / 1000), true],
     ['truncateActual', { equalToDateTime: '2021-06-01T00:00:00Z', truncateActual: 'first day of month' }, '2021-06-14T10:11:12Z', true],
     ['truncateExpected', { equalToDateTime: '2021-06-14T10:11:12Z', truncateExpected: 'first hour of day' }, '2021-06-14T00:00:00Z', true],
+    ['truncation before the offset by default', { equalToDateTime: '2021-06-14T10:11:12Z', truncateExpected: 'first day of month', expectedOffset: 3, expectedOffsetUnit: 'days' }, '2021-06-04T00:00:00Z', true],
+    ['truncation after the offset with applyTruncationLast', { equalToDateTime: '2021-06-29T10:11:12Z', truncateExpected: 'first day of month', expectedOffset: 3, expectedOffsetUnit: 'days', applyTruncationLast: true }, '2021-07-01T00:00:00Z', true],
     ['an unparseable actual value', { before: 'now' }, 'yesterday', false],
     ['an absent value', { before: 'now' }, undefined, false],
   ])('%s', (_name, spec, actual, expected) => {
     expect(isMatch(spec, actual)).toBe(expected);
+  });
+
+  it('grades a miss by how far apart the dates are, as WireMock does', () => {
+    const pattern = compileContentPattern({ before: '2021-01-01T00:00:00Z' }, 'p');
+    const oneDay = pattern.distance('2021-01-02T00:00:00Z');
+    const oneYear = pattern.distance('2022-01-01T00:00:00Z');
+    expect(oneDay).toBeCloseTo(86_400_000 / (86_400_000 + 2 * 365 * 86_400_000), 12);
+    expect(oneYear).toBeCloseTo(1 / 3, 12);
+    expect(pattern.distance('2021-01-01T00:00:00Z')).toBeGreaterThan(0);
   });
 
   it.each<[string, Record<string, unknown>, RegExp]>([

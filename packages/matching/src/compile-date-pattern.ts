@@ -3,6 +3,8 @@ import { addToDate, compileExpectedDate, parseDateText, parseDateUnit, truncateD
 import { parseJavaDate } from './java-date-format';
 import { joinPath, PatternError } from './pattern-error';
 
+const TWO_YEARS_MS = 2 * 365 * 24 * 60 * 60 * 1000;
+
 function optionalString(spec: Record<string, unknown>, key: string, path: string): string | undefined {
   const value = spec[key];
   if (value === undefined) return undefined;
@@ -36,10 +38,14 @@ export function compileDatePattern(operator: 'before' | 'after' | 'equalToDateTi
       throw new PatternError(joinPath(path, 'actualFormat'), (error as Error).message);
     }
   }
+  const applyTruncationLast = spec.applyTruncationLast;
+  if (applyTruncationLast !== undefined && typeof applyTruncationLast !== 'boolean') throw new PatternError(joinPath(path, 'applyTruncationLast'), 'applyTruncationLast must be a boolean');
+  // WireMock truncates the expected date before adding the offset unless applyTruncationLast is true.
   const resolveExpected = (): Date => {
     let date = expectedDate(new Date());
+    if (truncateExpected && !applyTruncationLast) date = truncateDate(date, truncateExpected) ?? date;
     if (typeof offset === 'number') date = addToDate(date, offset, unit);
-    if (truncateExpected) date = truncateDate(date, truncateExpected) ?? date;
+    if (truncateExpected && applyTruncationLast) date = truncateDate(date, truncateExpected) ?? date;
     return date;
   };
   return {
@@ -51,7 +57,10 @@ export function compileDatePattern(operator: 'before' | 'after' | 'equalToDateTi
       if (truncateActual) actualDate = truncateDate(actualDate, truncateActual) ?? actualDate;
       const difference = actualDate.getTime() - resolveExpected().getTime();
       const isMatch = operator === 'before' ? difference < 0 : operator === 'after' ? difference > 0 : difference === 0;
-      return isMatch ? 0 : 1;
+      if (isMatch) return 0;
+      // WireMock's grading: |difference| / (|difference| + two years).
+      const absolute = Math.abs(difference);
+      return Math.max(absolute / (absolute + TWO_YEARS_MS), 1e-6);
     },
   };
 }

@@ -18,6 +18,7 @@ describe('matchesJsonPath', () => {
     ['a filter that selects nothing', "$.things[?(@.name == 'Other')]", false],
     ['a numeric filter', '$.things[?(@.n > 1)]', true],
     ['a Jayway regex filter (=~)', '$.things[?(@.name =~ /Req.*/)]', true],
+    ['a Jayway regex filter matches the whole value', '$.things[?(@.name =~ /Thing/)]', false],
     ['a root filter applied to the root object', '$[?(@.age == 42)]', true],
     ['a root filter that fails', '$[?(@.age == 41)]', false],
     ['the Jayway size() function in a filter', '$[?(@.things.size() == 2)]', true],
@@ -33,6 +34,12 @@ describe('matchesJsonPath', () => {
     ['a whole selected array as JSON', { expression: '$.tags', equalToJson: ['x', 'y'] }, true],
     ['matches sub-matcher', { expression: '$.name', matches: 'B.b' }, true],
     ['size() at the end of the path', { expression: '$.tags.size()', equalTo: '2' }, true],
+    ['the Jayway in operator', "$.things[?(@.name in ['a', 'zz'])]", true],
+    ['the Jayway in operator miss', "$.things[?(@.name in ['zz'])]", false],
+    ['the Jayway nin operator', "$.things[?(@.name nin ['a', 'RequiredThing'])]", false],
+    ['the Jayway empty operator', '$[?(@.tags empty false)]', true],
+    ['the Jayway size operator', '$[?(@.tags size 2)]', true],
+    ['the Jayway size operator miss', '$[?(@.tags size 3)]', false],
   ])('%s', (_name, spec, exact) => {
     const d = compileContentPattern({ matchesJsonPath: spec }, 'p').distance(body);
     expect(d >= 0 && d <= 1).toBe(true);
@@ -49,6 +56,7 @@ describe('matchesJsonPath', () => {
     ['two sub-matchers', { expression: '$.a', equalTo: 'x', contains: 'y' }, /only one match operator/],
     ['an unknown sub-matcher', { expression: '$.a', equalsTo: 'x' }, /unknown match operator/],
     ['a catastrophic =~ regex', '$.a[?(@.b =~ /(a+)+/)]', /catastrophically/],
+    ['a catastrophic regex literal', '$.a[?(@.b.match(/(a+)+$/))]', /catastrophically/],
   ])('rejects %s', (_name, spec, message) => {
     expect(() => compileContentPattern({ matchesJsonPath: spec }, 'p')).toThrow(message);
   });

@@ -9,15 +9,24 @@ type CompileFn = (spec: unknown, path: string) => CompiledContentPattern;
 
 /**
  * Rewrites the Jayway JSONPath dialect WireMock users write into what jsonpath-plus evaluates:
- * `.size()`/`.length()` -> `.length`, `@.x =~ /re/i` -> `@.x.match(/re/i)`.
+ * `.size()`/`.length()` -> `.length`, `@.x =~ /re/i` -> `@.x.match(/^(?:re)$/i)`, `in`/`nin [..]` -> `[..].includes(@.x)`,
+ * `empty true|false` and `size n` -> length checks.
  */
 export function translateJsonPath(expression: string, path: string): string {
   let translated = expression.replace(/\.(size|length)\(\)/g, '.length');
   translated = translated.replace(/(@[\w.$[\]'"-]*)\s*=~\s*\/((?:\\\/|[^/])+)\/([a-z]*)/g, (_whole, subject: string, source: string, flags: string) => {
     const check = compileUserRegex(source);
     if (!check.ok) throw new PatternError(path, check.message);
-    return `${subject}.match(/${source}/${flags})`;
+    return `${subject}.match(/^(?:${source})$/${flags})`; // Jayway =~ matches the whole value
   });
+  // Any other regex literal in a filter (e.g. `.match(/…/)`) must pass the same safety gate.
+  for (const literal of translated.matchAll(/\/((?:\\\/|[^/\n])+)\/[a-z]*/g)) {
+    const check = compileUserRegex(literal[1]);
+    if (!check.ok && check.message.includes('catastrophically')) throw new PatternError(path, check.message);
+  }
+  translated = translated.replace(/(@[\w.$[\]'"-]*?)\s+(nin|in)\s+(\[[^\]]*\])/g, (_whole, subject: string, operator: string, list: string) => `${operator === 'nin' ? '!' : ''}${list}.includes(${subject})`);
+  translated = translated.replace(/(@[\w.$[\]'"-]*?)\s+empty\s+(true|false)/g, (_whole, subject: string, flag: string) => `(${subject}.length ${flag === 'true' ? '==' : '>'} 0)`);
+  translated = translated.replace(/(@[\w.$[\]'"-]*?)\s+size\s+(\d+)/g, (_whole, subject: string, size: string) => `(${subject}.length == ${size})`);
   return translated;
 }
 
@@ -28,7 +37,19 @@ export interface JsonPathQuery {
   isIndefinite: boolean;
 }
 
+const queryCache = new Map<string, JsonPathQuery>();
+
+/** Compiles (and caches by expression) a JSONPath query; throws PatternError naming `path`. */
 export function compileJsonPathQuery(expression: string, path: string): JsonPathQuery {
+  const cached = queryCache.get(expression);
+  if (cached) return cached;
+  const query = buildJsonPathQuery(expression, path);
+  if (queryCache.size >= 2000) queryCache.clear();
+  queryCache.set(expression, query);
+  return query;
+}
+
+function buildJsonPathQuery(expression: string, path: string): JsonPathQuery {
   if (!expression.startsWith('$') && !expression.startsWith('@')) throw new PatternError(path, `JSONPath must start with '$': ${expression}`);
   const translated = translateJsonPath(expression, path);
   const isRootFilter = /^\$\[\?\(/.test(translated);
@@ -85,7 +106,7 @@ export function compileJsonPathPattern(value: unknown, path: string, compile: Co
     }
     return best;
   };
-  const expected = sub ? `${expression} ${sub.operator} ${sub.expected}` : expression;
+  const expected = sub ? `${expression} [${sub.operator}] ${sub.expected}` : expression;
   return {
     operator: 'matchesJsonPath', expected, isAbsent: false,
     distanceJson: (json) => (json === undefined ? 1 : matchJson(json)),

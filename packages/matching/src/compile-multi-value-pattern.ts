@@ -12,8 +12,8 @@ export interface CompiledMultiValuePattern {
 }
 
 /**
- * A plain ContentPattern matches when any value matches (best value wins); `hasExactly` wants exactly
- * these values (each pattern met by a different value, no others); `includes` wants at least these.
+ * A plain ContentPattern matches when any value matches (best value wins); `hasExactly` wants as many
+ * values as patterns with each pattern met; `includes` wants each pattern met by some value.
  */
 export function compileMultiValuePattern(spec: unknown, path: string): CompiledMultiValuePattern {
   if (typeof spec === 'object' && spec !== null && !Array.isArray(spec)) {
@@ -44,51 +44,38 @@ export function compileMultiValuePattern(spec: unknown, path: string): CompiledM
   };
 }
 
-function bestAssignment(patterns: CompiledContentPattern[], values: readonly string[]): { total: number; unmatched: number } {
-  const used = new Uint8Array(values.length);
-  let total = 0;
-  let unmatched = 0;
-  for (const pattern of patterns) {
+/** Each pattern's best distance over all values (a value may serve several patterns, as in WireMock). */
+function findBestDistances(patterns: CompiledContentPattern[], values: readonly string[]): number[] {
+  return patterns.map((pattern) => {
     let best = 1;
-    let bestIndex = -1;
-    for (let j = 0; j < values.length; j++) {
-      if (used[j]) continue;
-      const d = pattern.distance(values[j]);
-      if (d < best || bestIndex < 0) {
-        best = d;
-        bestIndex = j;
-      }
-      if (d === 0) break;
-    }
-    if (bestIndex >= 0) used[bestIndex] = 1;
-    if (best > 0) unmatched++;
-    total += best;
-  }
-  return { total, unmatched };
+    for (let i = 0; i < values.length && best > 0; i++) best = Math.min(best, pattern.distance(values[i]));
+    return best;
+  });
 }
 
+/** `hasExactly`: as many values as patterns, each pattern met by a value (WireMock: mean of both checks). */
 function hasExactly(patterns: CompiledContentPattern[]): CompiledMultiValuePattern {
   return {
     description: `[hasExactly] ${patterns.map(describePattern).join(', ')}`,
     isAbsent: false,
     distance(values) {
       const list = values ?? [];
-      const { total, unmatched } = bestAssignment(patterns, list);
-      const extra = Math.abs(list.length - patterns.length);
-      if (unmatched === 0 && extra === 0) return 0;
-      return Math.min(1, Math.max((total + extra) / Math.max(patterns.length, list.length), 0.01));
+      const patternsDistance = findBestDistances(patterns, list).reduce((sum, d) => sum + d, 0) / patterns.length;
+      const sizeDistance = list.length === patterns.length ? 0 : 1;
+      if (patternsDistance === 0 && sizeDistance === 0) return 0;
+      return Math.min(1, Math.max((patternsDistance + sizeDistance) / 2, 0.01));
     },
   };
 }
 
+/** `includes`: every pattern is met by some value (one value may meet several patterns). */
 function includes(patterns: CompiledContentPattern[]): CompiledMultiValuePattern {
   return {
     description: `[includes] ${patterns.map(describePattern).join(', ')}`,
     isAbsent: false,
     distance(values) {
-      const { total, unmatched } = bestAssignment(patterns, values ?? []);
-      if (unmatched === 0) return 0;
-      return Math.min(1, Math.max(total / patterns.length, 0.01));
+      const total = findBestDistances(patterns, values ?? []).reduce((sum, d) => sum + d, 0);
+      return total === 0 ? 0 : Math.min(1, Math.max(total / patterns.length, 0.01));
     },
   };
 }

@@ -1,9 +1,10 @@
 import { compileContentPattern } from './compile-content-pattern';
 import type { CompiledContentPattern } from './compiled-content-pattern';
-import { describePattern } from './compiled-content-pattern';
 import type { CompiledMultiValuePattern } from './compile-multi-value-pattern';
 import { compileMultiValuePattern } from './compile-multi-value-pattern';
-import { compileUserRegex } from './compile-user-regex';
+import type { CompiledMultipartPattern } from './compile-multipart-pattern';
+import { compileMultipartPattern } from './compile-multipart-pattern';
+import { compileUserRegex, findLiteralPrefix } from './compile-user-regex';
 import { joinPath, PatternError } from './pattern-error';
 import type { RequestPattern } from './stub-mapping';
 import type { UrlPathTemplate } from './url-path-template';
@@ -21,6 +22,8 @@ export interface CompiledUrl {
   kind: UrlKind;
   expected: string;
   regex?: RegExp;
+  /** Literal start every match needs (regex kinds); checked before the regex. */
+  prefix?: string;
   template?: UrlPathTemplate;
 }
 
@@ -43,6 +46,7 @@ export interface CompiledRequestPattern {
   readonly headers: readonly NamedPattern[];
   readonly cookies: readonly NamedPattern[];
   readonly bodyPatterns: readonly CompiledContentPattern[];
+  readonly multipartPatterns: readonly CompiledMultipartPattern[];
   readonly basicAuth?: { username: string; password: string; expectedHeader: string };
   readonly scheme?: string;
   readonly host?: CompiledContentPattern;
@@ -95,7 +99,7 @@ function compileUrl(spec: Record<string, unknown>, basePath: string): CompiledUr
   if (kind === 'urlPattern' || kind === 'urlPathPattern') {
     const check = compileUserRegex(value);
     if (!check.ok) throw new PatternError(path, check.message);
-    return { kind, expected: value, regex: check.regex };
+    return { kind, expected: value, regex: check.regex, prefix: check.regex.flags.includes('i') ? '' : findLiteralPrefix(value) };
   }
   if (kind === 'urlPathTemplate') {
     try {
@@ -132,7 +136,6 @@ export function compileRequestPatternChecked(json: unknown, basePath: string): {
     if (!REQUEST_KEYS.has(key)) errors.push(new PatternError(joinPath(basePath, key), `unrecognised field '${key}' in a request pattern`));
   }
   if (json.customMatcher !== undefined) errors.push(new PatternError(joinPath(basePath, 'customMatcher'), 'custom matchers (extensions) are not supported by Mockyard'));
-  if (json.multipartPatterns !== undefined) errors.push(new PatternError(joinPath(basePath, 'multipartPatterns'), 'multipartPatterns are not supported by Mockyard yet'));
   const method = collect(errors, () => compileMethod(json.method, joinPath(basePath, 'method')));
   const url = collect(errors, () => compileUrl(json, basePath));
   const pathParameters = compileNamed(json.pathParameters, joinPath(basePath, 'pathParameters'), errors, false);
@@ -153,6 +156,14 @@ export function compileRequestPatternChecked(json: unknown, basePath: string): {
     else json.bodyPatterns.forEach((spec, index) => {
       const pattern = collect(errors, () => compileContentPattern(spec, joinPath(joinPath(basePath, 'bodyPatterns'), index)));
       if (pattern) bodyPatterns.push(pattern);
+    });
+  }
+  const multipartPatterns: CompiledMultipartPattern[] = [];
+  if (json.multipartPatterns !== undefined) {
+    if (!Array.isArray(json.multipartPatterns)) errors.push(new PatternError(joinPath(basePath, 'multipartPatterns'), 'multipartPatterns must be an array'));
+    else json.multipartPatterns.forEach((spec, index) => {
+      const pattern = collect(errors, () => compileMultipartPattern(spec, joinPath(joinPath(basePath, 'multipartPatterns'), index)));
+      if (pattern) multipartPatterns.push(pattern);
     });
   }
   let basicAuth: CompiledRequestPattern['basicAuth'];
@@ -177,7 +188,7 @@ export function compileRequestPatternChecked(json: unknown, basePath: string): {
     ok: true,
     pattern: {
       compiled: true, source: json as RequestPattern, method, url, pathParameters, queryParameters, formParameters, headers, cookies, bodyPatterns,
-      basicAuth, scheme: json.scheme as string | undefined, host, port: json.port as number | undefined,
+      multipartPatterns, basicAuth, scheme: json.scheme as string | undefined, host, port: json.port as number | undefined,
     },
   };
 }
@@ -189,12 +200,13 @@ export function compileRequestPattern(pattern: RequestPattern | unknown): Compil
   return result.pattern;
 }
 
+/** The URL matcher as WireMock's report shows it (`[path] /a`, `[path regex] /a/.*`, `[regex] …`). */
 export function describeUrl(url: CompiledUrl): string {
   switch (url.kind) {
-    case 'urlPattern': case 'urlPathPattern': return `[regex] ${url.expected}`;
+    case 'urlPath': return `[path] ${url.expected}`;
+    case 'urlPattern': return `[regex] ${url.expected}`;
+    case 'urlPathPattern': return `[path regex] ${url.expected}`;
     case 'urlPathTemplate': return `[path template] ${url.expected}`;
     default: return url.expected;
   }
 }
-
-export { describePattern };

@@ -1,8 +1,8 @@
-import { compileUserRegex } from './compile-user-regex';
+import { compileUserRegex, findLiteralPrefix } from './compile-user-regex';
 
 describe('compileUserRegex', () => {
   it.each([
-    '^/(a+)+$', '(a*)*', '(a|a)*', '(\\w+\\s?)*', '(.*,)*', '(\\d|\\w)+', '(x+x+)+y', '(a|aa)+$', '([a-z]+)*$',
+    '^/(a+)+$', '(a*)*', '(a|a)*', '(\\w+\\s?)*', '(.*,)*', '(\\d|\\w)+', '(x+x+)+y', '(a|aa)+$', '([a-z]+)*$', '(.*a){10}', '(a+){2,5}',
   ])('rejects the catastrophic pattern %s', (source) => {
     const result = compileUserRegex(source);
     expect(result.ok).toBe(false);
@@ -10,7 +10,7 @@ describe('compileUserRegex', () => {
   });
 
   it.each([
-    '/api/v\\d+/users', '/foo(/[a-z]+)*', '([^/]+/)*x', '.*foo.*', '[a-z]+', '(foo|far)+', '/users/[0-9]+(\\?.*)?', '(?<id>\\d+)', '(?<=a)b', '/[a-f0-9-]{36}',
+    '/api/v\\d+/users', '/foo(/[a-z]+)*', '(\\d{1,3}\\.){3}\\d{1,3}', '(\\w+\\s){2}', '(ab?){3}', '([^/]+/)*x', '.*foo.*', '[a-z]+', '(foo|far)+', '/users/[0-9]+(\\?.*)?', '(?<id>\\d+)', '(?<=a)b', '/[a-f0-9-]{36}',
   ])('accepts the safe pattern %s', (source) => {
     expect(compileUserRegex(source).ok).toBe(true);
   });
@@ -34,5 +34,20 @@ describe('compileUserRegex', () => {
   it('keeps a rejected pattern from hanging: the analysed pattern is never run', () => {
     const result = compileUserRegex('^/(a+)+$');
     expect(result.ok).toBe(false);
+  });
+});
+
+describe('findLiteralPrefix', () => {
+  it.each<[string, string]>([
+    ['/api/v1/users/[0-9]+', '/api/v1/users/'],
+    ['^/a\\/b\\.c/x*', '/a/b.c/'],
+    ['/ab?c', '/a'],
+    ['/users/\\d+', '/users/'],
+    ['/a|/b', ''],
+    ['(?i)/x', ''],
+    ['.*', ''],
+    ['/lit\\?q=1', '/lit?q=1'],
+  ])('%s -> %s', (source, prefix) => {
+    expect(findLiteralPrefix(source)).toBe(prefix);
   });
 });

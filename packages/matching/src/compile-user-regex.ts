@@ -6,7 +6,7 @@ import type { Group, Repetition, Root, Token } from 'ret';
  * `^/(a+)+$` can take exponential time, so every user regex passes a static check here at validation
  * time and a rejected one makes stub creation fail with a message naming it.
  *
- * The check flags an unbounded (or large) outer repetition whose body can split the same input in more
+ * The check flags an outer repetition (unbounded, or bounded above 1: `(.*a){10}` is O(n^10)) whose body can split the same input in more
  * than one way: an inner repetition whose characters can also be matched by what follows it inside the
  * outer loop (including wrapping around to the loop's start), e.g. `(a+)+`, `(a*)*`, `(\w+\s?)*`,
  * `(.*,)*`; and alternations inside such a loop whose branches can start with the same character where
@@ -16,8 +16,11 @@ import type { Group, Repetition, Root, Token } from 'ret';
 
 export type RegexCheck = { ok: true; regex: RegExp } | { ok: false; message: string };
 
-/** Outer repetitions with a larger max than this are treated as unbounded. */
-const LARGE_REPEAT = 10;
+/**
+ * Outer repetitions with a larger max than this count as loops: even a bounded `(.*a){10}` backtracks
+ * in O(n^10), so any repeat of more than one is analysed.
+ */
+const LARGE_REPEAT = 1;
 
 const cache = new Map<string, RegexCheck>();
 
@@ -245,4 +248,29 @@ function scanAlternation(group: Group, follow: CharSet): string | null {
     if (found) return found;
   }
   return null;
+}
+
+/**
+ * The literal text every match of `source` must start with (`/api/v1/users/[0-9]+` -> `/api/v1/users/`),
+ * used as a cheap startsWith filter before running the regex. Empty when unsure (alternation, flags).
+ */
+export function findLiteralPrefix(source: string): string {
+  if (source.includes('|') || source.startsWith('(?')) return '';
+  let i = source.startsWith('^') ? 1 : 0;
+  let prefix = '';
+  while (i < source.length) {
+    let char = source[i];
+    let width = 1;
+    if (char === '\\') {
+      const next = source[i + 1];
+      if (next === undefined || /[A-Za-z0-9]/.test(next)) break; // classes (\d, \w …), back-references
+      char = next;
+      width = 2;
+    } else if ('^$.|?*+()[]{}'.includes(char)) break;
+    const following = source[i + width];
+    if (following !== undefined && '?*+{'.includes(following)) break; // this char is quantified
+    prefix += char;
+    i += width;
+  }
+  return prefix;
 }

@@ -12,11 +12,20 @@ describe('equalToXml', () => {
     ['compares namespaces, not prefixes', { equalToXml: '<x:a xmlns:x="urn:1"/>' }, '<y:a xmlns:y="urn:1"/>', true],
     ['accepts ${xmlunit.ignore} with enablePlaceholders', { equalToXml: '<a><id>${xmlunit.ignore}</id></a>', enablePlaceholders: true }, '<a><id>123</id></a>', true],
     ['treats ${xmlunit.ignore} literally without enablePlaceholders', { equalToXml: '<a><id>${xmlunit.ignore}</id></a>' }, '<a><id>123</id></a>', false],
+    ['${xmlunit.isNumber} accepts a number', { equalToXml: '<a><n>${xmlunit.isNumber}</n></a>', enablePlaceholders: true }, '<a><n>12.5</n></a>', true],
+    ['${xmlunit.isNumber} rejects text', { equalToXml: '<a><n>${xmlunit.isNumber}</n></a>', enablePlaceholders: true }, '<a><n>x</n></a>', false],
+    ['${xmlunit.matchesRegex(...)}', { equalToXml: '<a><id>${xmlunit.matchesRegex([A-Z]+-\\d+)}</id></a>', enablePlaceholders: true }, '<a><id>AB-12</id></a>', true],
+    ['${xmlunit.isDateTime}', { equalToXml: '<a d="${xmlunit.isDateTime}"/>', enablePlaceholders: true }, '<a d="2021-06-14T10:00:00Z"/>', true],
+    ['custom placeholder delimiters', { equalToXml: '<a><id>[[xmlunit.ignore]]</id></a>', enablePlaceholders: true, placeholderOpeningDelimiterRegex: '\\[\\[', placeholderClosingDelimiterRegex: ']]' }, '<a><id>7</id></a>', true],
     ['misses a body that is not XML', { equalToXml: '<a/>' }, 'not xml', false],
   ])('%s', (_name, spec, actual, exact) => {
     const d = compileContentPattern(spec, 'p').distance(actual);
     expect(d >= 0 && d <= 1).toBe(true);
     expect(d === 0).toBe(exact);
+  });
+
+  it('rejects a catastrophic placeholder delimiter', () => {
+    expect(() => compileContentPattern({ equalToXml: '<a/>', enablePlaceholders: true, placeholderOpeningDelimiterRegex: '(a+)+' }, 'p')).toThrow(/catastrophically/);
   });
 
   it('rejects an expected document that is not XML', () => {

@@ -1,7 +1,8 @@
 import type { CompiledContentPattern } from './compiled-content-pattern';
 import { findOperator } from './find-operator';
+import { compileUserRegex } from './compile-user-regex';
 import { joinPath, PatternError } from './pattern-error';
-import { compileXPath, isElementNode, parseXml, parseXmlCached, serializeXml, textOfNode, xmlDistance } from './xml-match';
+import { compileXPath, isElementNode, parseXml, parseXmlCached, serializeXml, textOfNode, measureXmlDistance } from './xml-match';
 
 type CompileFn = (spec: unknown, path: string) => CompiledContentPattern;
 
@@ -21,7 +22,7 @@ export function compileXmlPattern(spec: Record<string, unknown>, expectedXml: st
     throw new PatternError(joinPath(path, 'exemptedComparisons'), 'exemptedComparisons must be an array of strings');
   }
   const options = {
-    enablePlaceholders: optionalBoolean(spec, 'enablePlaceholders', path),
+    placeholder: optionalBoolean(spec, 'enablePlaceholders', path) ? compilePlaceholder(spec, path) : null,
     ignoreOrderOfSameNode: optionalBoolean(spec, 'ignoreOrderOfSameNode', path),
     exemptedComparisons: new Set<string>((exempted as string[] | undefined) ?? []),
   };
@@ -30,7 +31,7 @@ export function compileXmlPattern(spec: Record<string, unknown>, expectedXml: st
     distance: (actual) => {
       if (actual === undefined) return 1;
       const document = parseXmlCached(actual);
-      return document ? xmlDistance(expectedDocument, document, options) : 1;
+      return document ? measureXmlDistance(expectedDocument, document, options) : 1;
     },
   };
 }
@@ -63,7 +64,7 @@ export function compileXPathPattern(spec: Record<string, unknown>, value: unknow
   }
   const subMatcher = sub;
   return {
-    operator: 'matchesXPath', expected: subMatcher ? `${expression} ${subMatcher.operator} ${subMatcher.expected}` : expression, isAbsent: false,
+    operator: 'matchesXPath', expected: subMatcher ? `${expression} [${subMatcher.operator}] ${subMatcher.expected}` : expression, isAbsent: false,
     distance: (actual) => {
       if (actual === undefined) return 1;
       const document = parseXmlCached(actual);
@@ -89,4 +90,19 @@ export function compileXPathPattern(spec: Record<string, unknown>, value: unknow
       return best;
     },
   };
+}
+
+/** XMLUnit's placeholder syntax, `${xmlunit.name}` or with custom delimiter regexes. */
+function compilePlaceholder(spec: Record<string, unknown>, path: string): RegExp {
+  const delimiter = (key: string, fallback: string): string => {
+    const value = spec[key];
+    if (value === undefined) return fallback;
+    if (typeof value !== 'string') throw new PatternError(joinPath(path, key), `${key} must be a regex string`);
+    const check = compileUserRegex(value);
+    if (!check.ok) throw new PatternError(joinPath(path, key), check.message);
+    return value;
+  };
+  const open = delimiter('placeholderOpeningDelimiterRegex', '\\$\\{');
+  const close = delimiter('placeholderClosingDelimiterRegex', '\\}');
+  return new RegExp(`^\\s*(?:${open})\\s*xmlunit\\.(\\w+)(?:\\((.*)\\))?\\s*(?:${close})\\s*$`, 's');
 }

@@ -33,7 +33,7 @@ export function distanceOfJsonValue(pattern: CompiledContentPattern, value: unkn
 /** Shows an operator with its expected value the way WireMock's diff does (`[matches] /a.*`). */
 export function describePattern(pattern: CompiledContentPattern): string {
   if (pattern.operator === 'equalTo') return pattern.expected;
-  if (pattern.operator === 'absent') return pattern.isAbsent ? '[absent]' : '[present]';
+  if (pattern.operator === 'absent') return '[absent]';
   return `[${pattern.operator}] ${pattern.expected}`;
 }
 

@@ -1,4 +1,4 @@
-import { joinPath, PatternError } from './pattern-error';
+import { PatternError } from './pattern-error';
 
 const DATE_MODIFIERS = ['actualFormat', 'expectedOffset', 'expectedOffsetUnit', 'truncateExpected', 'truncateActual', 'applyTruncationLast'];
 
@@ -26,19 +26,19 @@ const OPERATORS: Record<string, readonly string[]> = {
 
 export const OPERATOR_NAMES: readonly string[] = Object.keys(OPERATORS);
 
-/** Finds the one operator key of a pattern object and checks that the other keys are its modifiers. */
+/** Finds the one operator key of a pattern object (several are an error: WireMock would silently pick one). */
 export function findOperator(spec: Record<string, unknown>, path: string, extraAllowed: readonly string[] = []): string {
   const operators = Object.keys(spec).filter((key) => Object.hasOwn(OPERATORS, key));
   if (operators.length === 0) {
     const unknown = Object.keys(spec).find((key) => !extraAllowed.includes(key));
-    throw new PatternError(path, unknown ? `unknown match operator '${unknown}' (expected one of ${OPERATOR_NAMES.join(', ')})` : 'a match operator is required');
+    if (!unknown) throw new PatternError(path, 'a match operator is required');
+    // WireMock's wording, plus the operators we know.
+    const shown = JSON.stringify(spec);
+    throw new PatternError(path, `${shown.length > 200 ? `${shown.slice(0, 200)}…` : shown} is not a valid match operation: unknown match operator '${unknown}' (expected one of ${OPERATOR_NAMES.join(', ')})`);
   }
   if (operators.length > 1) throw new PatternError(path, `only one match operator allowed, found ${operators.join(', ')}`);
   const operator = operators[0];
-  for (const key of Object.keys(spec)) {
-    if (key === operator || extraAllowed.includes(key)) continue;
-    if (!OPERATORS[operator].includes(key)) throw new PatternError(joinPath(path, key), `'${key}' is not a valid modifier of ${operator}`);
-  }
+  // Other keys are ignored, as WireMock ignores them (a known modifier of another operator, or noise).
   return operator;
 }
 

@@ -24,6 +24,7 @@ export { matchRequestPattern } from './match-request-pattern';
 export type { NearMiss } from './find-near-misses';
 export { findNearMisses, compareNearMisses } from './find-near-misses';
 export { formatNotMatchedReport } from './format-not-matched-report';
+export type { NotMatchedReportOptions } from './format-not-matched-report';
 export { exactPathKey } from './exact-path-key';
 export { matchUrlPathTemplate, compileUrlPathTemplate } from './url-path-template';
 export { parseQueryString } from './parsed-request';

@@ -1,7 +1,7 @@
 /**
  * WireMock's ListOrSingle: a multi-valued field (query parameter, header, cookie, form field) that
- * renders as its value when it has one, as `[a, b]` when it has several, and offers `.[n]`, `.first`
- * and `.last` in templates.
+ * renders as its first value (WireMock 3 does the same), and offers `.[n]`, `.first`, `.last` and
+ * `each` in templates.
  */
 export class ListOrSingle<T = string> extends Array<T> {
   static fromValues<T>(values: readonly T[]): ListOrSingle<T> {
@@ -14,8 +14,7 @@ export class ListOrSingle<T = string> extends Array<T> {
   }
 
   override toString(): string {
-    if (this.length === 1) return String(this[0]);
-    return `[${this.join(', ')}]`;
+    return this.length === 0 ? '' : String(this[0]);
   }
 
   static override get [Symbol.species](): ArrayConstructor {

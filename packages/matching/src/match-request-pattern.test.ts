@@ -74,7 +74,7 @@ describe('matchRequestPattern', () => {
     const result = matchRequestPattern({ method: 'POST', urlPath: '/things/7', headers: { Accept: { equalTo: 'text/html' } } }, request());
     expect(result.diffs).toEqual([
       { field: 'HTTP method', expected: 'POST', actual: 'GET', matched: false },
-      { field: 'URL', expected: '/things/7', actual: '/things/7', matched: true },
+      { field: 'URL', expected: '[path] /things/7', actual: '/things/7', matched: true },
       { field: 'Header: Accept', expected: 'text/html', actual: 'application/json', matched: false },
     ]);
   });

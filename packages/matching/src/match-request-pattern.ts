@@ -35,8 +35,14 @@ export interface MatchOptions {
   withDiffs?: boolean;
 }
 
-/** WireMock's weights: where the request is sent counts more than its details. */
-const WEIGHT = { scheme: 3, host: 10, port: 10, url: 10, method: 3, pathParameters: 1, headers: 1, queryParameters: 1, formParameters: 1, cookies: 1, body: 1 } as const;
+/**
+ * WireMock 3's weights and its two stages: where the request goes (scheme 3, host 10, port 10, client IP 3
+ * — always met here —, URL 10, method 3) is graded alone when it differs (out of 39); only when it all
+ * matches do the details (path parameters, headers, query, form, cookies, body, multipart: 1 each) join
+ * in (out of 46). Checked against WireMock 3.13.2's near-miss distances.
+ */
+const WEIGHT = { scheme: 3, host: 10, port: 10, clientIp: 3, url: 10, method: 3, pathParameters: 1, headers: 1, queryParameters: 1, formParameters: 1, cookies: 1, body: 1, multipart: 1 } as const;
+const LOCATION_WEIGHT = WEIGHT.scheme + WEIGHT.host + WEIGHT.port + WEIGHT.clientIp + WEIGHT.url + WEIGHT.method;
 const TOTAL_WEIGHT = Object.values(WEIGHT).reduce((sum, weight) => sum + weight, 0);
 
 const NO_MATCH: MatchResult = Object.freeze({ isExactMatch: false, distance: 1, diffs: Object.freeze([]) as unknown as DiffLine[] }) as MatchResult;
@@ -104,7 +110,7 @@ function urlDistance(pattern: CompiledRequestPattern, request: MatchableRequest,
     case 'urlPathPattern': return { distance: url.regex!.test(parsed.path) ? 0 : 1 };
     case 'urlPathTemplate': {
       const parameters = url.template!.match(parsed.path);
-      return parameters ? { distance: 0, parameters } : { distance: 1 };
+      return parameters ? { distance: 0, parameters } : { distance: Math.max(url.template!.segmentDistance(parsed.path), 0.001) };
     }
   }
 }
@@ -121,7 +127,34 @@ function levenshteinOrOne(expected: string, actual: string): number {
 export function matchRequestPattern(pattern: RequestPattern | CompiledRequestPattern, request: MatchableRequest, options: MatchOptions = {}): MatchResult {
   const compiled = toCompiled(pattern);
   const exactOnly = options.exactOnly === true;
-  const scorer = new Scorer(options.withDiffs ?? !exactOnly);
+  const withDiffs = options.withDiffs ?? !exactOnly;
+  // Hot path: most stubs differ in method or URL; reject those without allocating anything.
+  if (exactOnly && !isLocationMatch(compiled, request)) return NO_MATCH;
+  return matchFully(compiled, request, exactOnly, withDiffs);
+}
+
+function isLocationMatch(compiled: CompiledRequestPattern, request: MatchableRequest): boolean {
+  if (methodDistance(compiled, request.method) !== 0) return false;
+  const url = compiled.url;
+  switch (url.kind) {
+    case 'any': break;
+    case 'url': if (url.expected !== request.url) return false; break;
+    case 'urlPattern': if (!request.url.startsWith(url.prefix!) || !url.regex!.test(request.url)) return false; break;
+    case 'urlPath': if (url.expected !== parseRequest(request).path) return false; break;
+    case 'urlPathPattern': {
+      const path = parseRequest(request).path;
+      if (!path.startsWith(url.prefix!) || !url.regex!.test(path)) return false;
+      break;
+    }
+    case 'urlPathTemplate': if (!url.template!.match(parseRequest(request).path)) return false; break;
+  }
+  if (compiled.scheme !== undefined && compiled.scheme !== request.scheme) return false;
+  if (compiled.port !== undefined && compiled.port !== request.port) return false;
+  return true;
+}
+
+function matchFully(compiled: CompiledRequestPattern, request: MatchableRequest, exactOnly: boolean, withDiffs: boolean): MatchResult {
+  const scorer = new Scorer(withDiffs);
   const parsed = parseRequest(request);
 
   const methodMiss = methodDistance(compiled, request.method);
@@ -153,6 +186,8 @@ export function matchRequestPattern(pattern: RequestPattern | CompiledRequestPat
     scorer.diff('Port', String(compiled.port), String(request.port), distance);
   }
 
+  const isLocationExact = scorer.exact;
+  const locationWeighted = scorer.weighted;
   const parameters = url.parameters;
   if (!scoreGroup(scorer, WEIGHT.pathParameters, 'Path parameter', compiled.pathParameters, (named) => (parameters && named.name in parameters ? [parameters[named.name]] : undefined), exactOnly)) return NO_MATCH;
   if (!scoreGroup(scorer, WEIGHT.queryParameters, 'Query', compiled.queryParameters, (named) => parsed.query[named.name], exactOnly)) return NO_MATCH;
@@ -160,8 +195,10 @@ export function matchRequestPattern(pattern: RequestPattern | CompiledRequestPat
   if (!scoreGroup(scorer, WEIGHT.cookies, 'Cookie', compiled.cookies, (named) => request.cookies[named.name], exactOnly)) return NO_MATCH;
   if (!scoreGroup(scorer, WEIGHT.formParameters, 'Form', compiled.formParameters, (named) => parsed.form[named.name], exactOnly)) return NO_MATCH;
   if (!scoreBody(scorer, compiled, request, parsed, exactOnly)) return NO_MATCH;
+  if (!scoreMultipart(scorer, compiled, parsed, exactOnly)) return NO_MATCH;
 
-  const distance = scorer.exact ? 0 : Math.min(1, Math.max(scorer.weighted / TOTAL_WEIGHT, 1e-6));
+  const weighted = isLocationExact ? scorer.weighted / TOTAL_WEIGHT : locationWeighted / LOCATION_WEIGHT;
+  const distance = scorer.exact ? 0 : Math.min(1, Math.max(weighted, 1e-6));
   const result: MatchResult = { isExactMatch: scorer.exact, distance, diffs: scorer.diffs ?? [] };
   if (parameters) result.pathParameters = parameters;
   return result;
@@ -180,8 +217,10 @@ function scoreHeaders(scorer: Scorer, compiled: CompiledRequestPattern, request:
     scorer.diff(`Header: ${named.name}`, named.pattern.description, formatValues(values), distance);
   }
   if (compiled.basicAuth) {
+    // WireMock compares the Authorization header with equalTo, so a near miss is graded by Levenshtein.
     const actual = request.headers['authorization'];
-    const distance = actual?.includes(compiled.basicAuth.expectedHeader) ? 0 : 1;
+    const expectedHeader = compiled.basicAuth.expectedHeader;
+    const distance = !actual || actual.length === 0 ? 1 : Math.min(...actual.map((value) => normalisedLevenshtein(expectedHeader, value)));
     if (distance > 0 && exactOnly) return false;
     sum += distance;
     count++;
@@ -208,5 +247,19 @@ function scoreBody(scorer: Scorer, compiled: CompiledRequestPattern, request: Ma
     scorer.diff('Body', describePattern(pattern), parsed.bodyText, distance);
   }
   scorer.add(WEIGHT.body, sum === 0 ? 0 : Math.max(sum / compiled.bodyPatterns.length, 0.001));
+  return true;
+}
+
+
+function scoreMultipart(scorer: Scorer, compiled: CompiledRequestPattern, parsed: ParsedRequest, exactOnly: boolean): boolean {
+  if (compiled.multipartPatterns.length === 0) return true;
+  let sum = 0;
+  for (const pattern of compiled.multipartPatterns) {
+    const distance = pattern.distance(parsed.parts);
+    if (distance > 0 && exactOnly) return false;
+    sum += distance;
+    scorer.diff('Multipart', pattern.description, parsed.parts.map((part) => part.name ?? '(unnamed)').join(', ') || '(no parts)', distance);
+  }
+  scorer.add(WEIGHT.multipart, sum === 0 ? 0 : Math.max(sum / compiled.multipartPatterns.length, 0.001));
   return true;
 }

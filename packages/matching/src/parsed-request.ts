@@ -1,4 +1,6 @@
 import type { MatchableRequest } from './matchable-request';
+import type { MultipartPart } from './parse-multipart';
+import { parseMultipart } from './parse-multipart';
 
 /** Derived views of a request, computed on first use and shared by every stub matched against it. */
 export interface ParsedRequest {
@@ -6,6 +8,8 @@ export interface ParsedRequest {
   readonly query: Record<string, string[]>;
   readonly bodyText: string;
   readonly form: Record<string, string[]>;
+  /** Parts of a multipart/* body ([] otherwise). */
+  readonly parts: MultipartPart[];
 }
 
 const cache = new WeakMap<MatchableRequest, ParsedRequest>();
@@ -40,6 +44,7 @@ class LazyParsedRequest implements ParsedRequest {
   private queryCache?: Record<string, string[]>;
   private bodyCache?: string;
   private formCache?: Record<string, string[]>;
+  private partsCache?: MultipartPart[];
 
   constructor(private readonly request: MatchableRequest) {
     const url = request.url;
@@ -59,13 +64,24 @@ class LazyParsedRequest implements ParsedRequest {
   get form(): Record<string, string[]> {
     return (this.formCache ??= parseQueryString(this.bodyText));
   }
+
+  get parts(): MultipartPart[] {
+    return (this.partsCache ??= parseMultipart(this.request.headers['content-type']?.[0], this.request.body));
+  }
 }
 
+let lastRequest: MatchableRequest | undefined;
+let lastParsed: ParsedRequest | undefined;
+
 export function parseRequest(request: MatchableRequest): ParsedRequest {
+  // One request is matched against many stubs in a row: a one-entry check skips the WeakMap.
+  if (request === lastRequest) return lastParsed!;
   let parsed = cache.get(request);
   if (!parsed) {
     parsed = new LazyParsedRequest(request);
     cache.set(request, parsed);
   }
+  lastRequest = request;
+  lastParsed = parsed;
   return parsed;
 }

@@ -14,6 +14,27 @@ for (const helpers of [jsonHelpers, randomHelpers, dateHelpers, stringHelpers, l
   for (const [name, helper] of Object.entries(helpers)) handlebars.registerHelper(name, helper);
 }
 
+/** Loop iterations one render may run (nested `each` over `range` could otherwise spin for hours). */
+const MAX_ITERATIONS_PER_RENDER = 1_000_000;
+let iterationsLeft = MAX_ITERATIONS_PER_RENDER;
+const builtInEach = handlebars.helpers.each as (this: unknown, context: unknown, options: Handlebars.HelperOptions) => string;
+/** Characters loops may produce in one render, checked per iteration (a loop must not exhaust memory). */
+const MAX_LOOP_OUTPUT_CHARS = 50_000_000;
+let loopOutputLeft = MAX_LOOP_OUTPUT_CHARS;
+handlebars.registerHelper('each', function (this: unknown, context: unknown, options: Handlebars.HelperOptions) {
+  const size = Array.isArray(context) ? context.length : context && typeof context === 'object' ? Object.keys(context).length : 0;
+  iterationsLeft -= size;
+  if (iterationsLeft < 0) throw new TemplateError(`template error: more than ${MAX_ITERATIONS_PER_RENDER} loop iterations in one response`);
+  const fn = options.fn;
+  const counted = (item: unknown, runtime?: Handlebars.RuntimeOptions): string => {
+    const out = fn(item, runtime);
+    loopOutputLeft -= out.length;
+    if (loopOutputLeft < 0) throw new TemplateError(`template error: loops produced more than ${MAX_LOOP_OUTPUT_CHARS} characters in one response`);
+    return out;
+  };
+  return builtInEach.call(this, context, { ...options, fn: counted as Handlebars.TemplateDelegate });
+});
+
 export const TEMPLATE_HELPER_NAMES: readonly string[] = Object.keys(handlebars.helpers).sort();
 
 const MAX_CACHED = 2000;
@@ -27,7 +48,7 @@ export function compileTemplate(template: string): Handlebars.TemplateDelegate {
   try {
     // Handlebars compiles lazily: parse now so syntax errors surface here, not mid-response.
     handlebars.parse(template);
-    compiled = handlebars.compile(template, { strict: false });
+    compiled = handlebars.compile(template, { strict: false, noEscape: true });
   } catch (error) {
     throw new TemplateError(`template error: ${(error as Error).message}`, { cause: error });
   }
@@ -42,13 +63,15 @@ export function isTemplate(text: string): boolean {
 }
 
 /**
- * Renders a Handlebars template against a model from buildTemplateModel. HTML-escapes `{{x}}` like
- * WireMock (use `{{{x}}}` for raw output). Any compile or helper failure becomes a TemplateError
- * with a message fit for a 500 response.
+ * Renders a Handlebars template against a model from buildTemplateModel. Like WireMock 3, `{{x}}` is not
+ * HTML-escaped. Any compile or helper failure becomes a TemplateError with a message fit for a 500
+ * response.
  */
 export function renderTemplate(template: string, model: TemplateModel): string {
   if (!isTemplate(template)) return template;
   const compiled = compileTemplate(template);
+  iterationsLeft = MAX_ITERATIONS_PER_RENDER;
+  loopOutputLeft = MAX_LOOP_OUTPUT_CHARS;
   try {
     return compiled(model);
   } catch (error) {

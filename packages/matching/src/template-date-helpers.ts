@@ -4,11 +4,11 @@ import { assertTimeZone, formatJavaDate } from './java-date-format';
 import { TemplateError } from './template-error';
 import { splitArgs, toText } from './template-values';
 
-/** A date returned by a helper: renders in ISO 8601 (UTC, no millis when zero), usable as input to `date`. */
+/** A date returned by a helper: renders in ISO 8601 to the second in UTC (as WireMock), usable as input to `date`. */
 export class RenderableDate {
   constructor(readonly date: Date) {}
   toString(): string {
-    return this.date.toISOString().replace('.000Z', 'Z');
+    return this.date.toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
   toJSON(): string {
     return this.toString();

@@ -1,8 +1,10 @@
 import type { HelperDelegate, HelperOptions } from 'handlebars';
 import { compileJsonPathQuery } from './compile-json-path-pattern';
+import { parseJsonCached } from './compiled-content-pattern';
+import { formatJacksonJson } from './format-jackson-json';
 import { isListOrSingle } from './list-or-single';
 import { TemplateError } from './template-error';
-import { assignVariable, renderableJson, splitArgs, toPlainJson, toText } from './template-values';
+import { assignVariable, toRenderableJson, splitArgs, toPlainJson, toText } from './template-values';
 
 function parseJsonInput(value: unknown, helper: string): unknown {
   if (value === undefined || value === null) throw new TemplateError(`${helper}: no JSON input`);
@@ -33,11 +35,21 @@ export const jsonHelpers: Record<string, HelperDelegate> = {
     const fallback = options.hash.default;
     if (typeof expression !== 'string') throw new TemplateError('jsonPath: the second argument must be a JSONPath expression');
     let json: unknown;
-    try {
-      json = parseJsonInput(input, 'jsonPath');
-    } catch (error) {
-      if (fallback !== undefined) return fallback;
-      throw error;
+    if (typeof input === 'string') {
+      // Read-only use: the shared parse cache is safe here (results are copied by toRenderableJson).
+      const parsed = parseJsonCached(input);
+      if (!parsed.ok) {
+        if (fallback !== undefined) return fallback;
+        throw new TemplateError('jsonPath: input is not valid JSON');
+      }
+      json = parsed.value;
+    } else {
+      try {
+        json = parseJsonInput(input, 'jsonPath');
+      } catch (error) {
+        if (fallback !== undefined) return fallback;
+        throw error;
+      }
     }
     let query;
     try {
@@ -47,36 +59,37 @@ export const jsonHelpers: Record<string, HelperDelegate> = {
     }
     const results = query.select(json);
     if (results.length === 0 || (results.length === 1 && (results[0] === null || results[0] === undefined))) return fallback ?? '';
-    return renderableJson(query.isIndefinite ? results : results[0]);
+    return toRenderableJson(query.isIndefinite ? results : results[0]);
   },
   /** `{{parseJson request.body}}`, `{{parseJson request.body 'var'}}`, `{{#parseJson 'var'}}{...}{{/parseJson}}` */
   parseJson(this: unknown, ...args: unknown[]) {
     const { values, options } = splitArgs(args);
     if (typeof options.fn === 'function') {
-      const parsed = renderableJson(parseJsonInput(options.fn(this), 'parseJson'));
+      const parsed = toRenderableJson(parseJsonInput(options.fn(this), 'parseJson'));
       if (typeof values[0] === 'string') {
         assignVariable(this, options, values[0], parsed);
         return '';
       }
       return parsed;
     }
-    const parsed = renderableJson(parseJsonInput(values[0], 'parseJson'));
+    const parsed = toRenderableJson(parseJsonInput(values[0], 'parseJson'));
     if (typeof values[1] === 'string') {
       assignVariable(this, options, values[1], parsed);
       return '';
     }
     return parsed;
   },
+  /** `{{toJson value}}`: Jackson-style pretty JSON, as WireMock prints it. */
   toJson(...args: unknown[]) {
     const { values } = splitArgs(args);
-    return JSON.stringify(toPlainJson(values[0]) ?? null);
+    return formatJacksonJson(toPlainJson(values[0]) ?? null);
   },
-  /** `{{formatJson request.body}}` pretty; `format='compact'` for one line. */
+  /** `{{formatJson request.body}}` pretty (Jackson layout); `format='compact'` for one line. */
   formatJson(this: unknown, ...args: unknown[]) {
     const { values, options } = splitArgs(args);
     const input = typeof options.fn === 'function' ? options.fn(this) : values[0];
     const json = parseJsonInput(input, 'formatJson');
-    return options.hash.format === 'compact' ? JSON.stringify(json) : JSON.stringify(json, null, 2);
+    return options.hash.format === 'compact' ? JSON.stringify(json) : formatJacksonJson(json);
   },
   /** `{{jsonMerge a b}}`: b's fields deep-merged over a's. */
   jsonMerge(this: unknown, ...args: unknown[]) {

@@ -4,9 +4,11 @@ import { isListOrSingle } from './list-or-single';
 import { TemplateError } from './template-error';
 import { assignVariable, conditional, isTruthy, splitArgs, toComparable, toNumber, toPlainJson, toText } from './template-values';
 
+/** Like Handlebars.java's comparisons: two strings compare as text (`'10' < '9'`), otherwise as numbers. */
 function compare(a: unknown, b: unknown): number {
   const left = toComparable(a);
   const right = toComparable(b);
+  if (typeof left === 'string' && typeof right === 'string') return left < right ? -1 : left > right ? 1 : 0;
   const leftNumber = toNumber(left);
   const rightNumber = toNumber(right);
   if (!Number.isNaN(leftNumber) && !Number.isNaN(rightNumber) && toText(left).trim() !== '' && toText(right).trim() !== '') return leftNumber - rightNumber;
@@ -94,22 +96,30 @@ export const logicHelpers: Record<string, HelperDelegate> = {
     }
     return toText(value).length;
   },
-  /** `{{math 1 '+' 2}}`: + - * / % ; integers stay integers except for a fractional quotient. */
+  /**
+   * `{{math 1 '+' 2}}`: + - * / % with Java BigDecimal semantics like WireMock: the result keeps the
+   * operands' decimal places (`2 * 1.5` is `3.0`), and `/` rounds half-up to the dividend's places
+   * (`10 / 4` is `3`, `10.0 / 4` is `2.5` when 10.0 arrives as text).
+   */
   math(...args: unknown[]) {
     const { values } = splitArgs(args);
-    const a = toNumber(values[0]);
-    const b = toNumber(values[2]);
-    if (Number.isNaN(a) || Number.isNaN(b)) throw new TemplateError('math: both operands must be numbers');
+    const a = toDecimal(values[0]);
+    const b = toDecimal(values[2]);
+    if (!a || !b) throw new TemplateError('math: both operands must be numbers');
+    const fixed = (value: number, scale: number) => value.toFixed(scale);
     switch (toText(values[1])) {
-      case '+': return a + b;
-      case '-': return a - b;
-      case '*': return a * b;
-      case '/':
-        if (b === 0) throw new TemplateError('math: division by zero');
-        return a / b;
+      case '+': return fixed(a.value + b.value, Math.max(a.scale, b.scale));
+      case '-': return fixed(a.value - b.value, Math.max(a.scale, b.scale));
+      case '*': return fixed(a.value * b.value, a.scale + b.scale);
+      case '/': {
+        if (b.value === 0) throw new TemplateError('math: division by zero');
+        const factor = 10 ** a.scale;
+        const quotient = a.value / b.value;
+        return fixed((Math.sign(quotient) * Math.round(Math.abs(quotient) * factor + 1e-9)) / factor, a.scale);
+      }
       case '%':
-        if (b === 0) throw new TemplateError('math: division by zero');
-        return a % b;
+        if (b.value === 0) throw new TemplateError('math: division by zero');
+        return fixed(a.value % b.value, Math.max(a.scale, b.scale));
       default: throw new TemplateError(`math: unknown operator ${toText(values[1])} (use + - * / %)`);
     }
   },
@@ -127,6 +137,20 @@ export const logicHelpers: Record<string, HelperDelegate> = {
   },
   array(...args: unknown[]) {
     return splitArgs(args).values;
+  },
+  /** `{{arrayAdd (array 1 2) 3}}`, `position='start'|'end'|n` (default end). */
+  arrayAdd(...args: unknown[]) {
+    const { values, options } = splitArgs(args);
+    const list = toList(values[0], 'arrayAdd');
+    list.splice(positionIn(list, options.hash.position, 'arrayAdd', list.length), 0, values[1]);
+    return list;
+  },
+  /** `{{arrayRemove (array 1 2 3) position=1}}`, `position='start'|'end'|n` (default end). */
+  arrayRemove(...args: unknown[]) {
+    const { values, options } = splitArgs(args);
+    const list = toList(values[0], 'arrayRemove');
+    if (list.length > 0) list.splice(positionIn(list, options.hash.position, 'arrayRemove', list.length - 1), 1);
+    return list;
   },
   /** `{{#assign 'name'}}value{{/assign}}` then `{{name}}`. */
   assign(this: unknown, ...args: unknown[]) {
@@ -150,3 +174,28 @@ export const logicHelpers: Record<string, HelperDelegate> = {
     return value ?? '';
   },
 };
+
+function toList(value: unknown, helper: string): unknown[] {
+  const plain = toPlainJson(value);
+  if (!Array.isArray(plain)) throw new TemplateError(`${helper}: the first argument must be an array`);
+  return [...plain];
+}
+
+function positionIn(list: unknown[], position: unknown, helper: string, fallback: number): number {
+  if (position === undefined || position === 'end') return fallback;
+  if (position === 'start') return 0;
+  const index = toNumber(position);
+  if (!Number.isInteger(index) || index < 0 || index > list.length) throw new TemplateError(`${helper}: position must be start, end or an index within the array`);
+  return index;
+}
+
+/** A number with the count of decimal places it was written with (BigDecimal's scale). */
+function toDecimal(value: unknown): { value: number; scale: number } | null {
+  const comparable = toComparable(value);
+  const text = (typeof comparable === 'number' ? String(comparable) : toText(comparable)).trim();
+  const match = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE][+-]?\d+)?$/.exec(text);
+  if (!match || text === '' || (match[1] === '' && !match[2])) return null;
+  const number = Number(text);
+  if (!Number.isFinite(number)) return null;
+  return { value: number, scale: /[eE]/.test(text) ? 0 : (match[2]?.length ?? 0) };
+}

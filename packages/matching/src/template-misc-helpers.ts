@@ -4,6 +4,7 @@ import { ListOrSingle } from './list-or-single';
 import { parseQueryString } from './parsed-request';
 import { TemplateError } from './template-error';
 import { assignVariable, splitArgs, toText } from './template-values';
+import type { XmlNode } from './xml-match';
 import { compileXPath, isElementNode, parseXml, serializeXml, textOfNode } from './xml-match';
 
 function selectXPath(xml: string, expression: string, helper: string): string | undefined {
@@ -32,6 +33,14 @@ export const miscHelpers: Record<string, HelperDelegate> = {
     const { values, options } = splitArgs(args);
     const expression = `/*[local-name()='Envelope']/*[local-name()='Body']${toText(values[1]).replace(/^\/?/, '/')}`;
     return selectXPath(toText(values[0]), expression, 'soapXPath') ?? options.hash.default ?? '';
+  },
+  /** `{{formatXml request.body}}` pretty-prints (2 spaces); `format='compact'` strips whitespace between elements. */
+  formatXml(this: unknown, ...args: unknown[]) {
+    const { values, options } = splitArgs(args);
+    const text = typeof options.fn === 'function' ? options.fn(this) : toText(values[0]);
+    const document = parseXml(text);
+    if (!document?.documentElement) throw new TemplateError('formatXml: input is not well-formed XML');
+    return formatPrettyXml(document.documentElement, 0, options.hash.format === 'compact');
   },
   hostname() {
     return osHostname();
@@ -70,4 +79,23 @@ function rawForm(body: string): Record<string, string[]> {
     (out[name] ??= []).push(eq < 0 ? '' : pair.slice(eq + 1));
   }
   return out;
+}
+
+function escapeXml(text: string, attribute: boolean): string {
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return attribute ? escaped.replace(/"/g, '&quot;') : escaped;
+}
+
+function formatPrettyXml(node: XmlNode, depth: number, compact: boolean): string {
+  const indent = compact ? '' : '  '.repeat(depth);
+  const newline = compact ? '' : '\n';
+  const attributes = Array.from(node.attributes ?? []).map((attribute) => ` ${attribute.name}="${escapeXml(attribute.value, true)}"`).join('');
+  const children = Array.from(node.childNodes);
+  const elements = children.filter((child) => child.nodeType === 1);
+  const text = children.filter((child) => child.nodeType === 3 || child.nodeType === 4).map((child) => child.nodeValue ?? '').join('').trim();
+  if (elements.length === 0) {
+    return text === '' ? `${indent}<${node.nodeName}${attributes}/>` : `${indent}<${node.nodeName}${attributes}>${escapeXml(text, false)}</${node.nodeName}>`;
+  }
+  const inner = elements.map((child) => formatPrettyXml(child, depth + 1, compact)).join(newline);
+  return `${indent}<${node.nodeName}${attributes}>${newline}${inner}${newline}${indent}</${node.nodeName}>`;
 }

@@ -28,13 +28,13 @@ export const randomHelpers: Record<string, HelperDelegate> = {
     }
     return options.hash.uppercase === true ? value.toUpperCase() : value;
   },
-  /** `{{randomInt lower=1 upper=10}}`: an integer from lower to upper, both inclusive. */
+  /** `{{randomInt lower=1 upper=10}}`: an integer from lower (inclusive) to upper (exclusive), as WireMock. */
   randomInt(...args: unknown[]) {
     const { options } = splitArgs(args);
     const lower = options.hash.lower === undefined ? -2_147_483_648 : toNumber(options.hash.lower);
     const upper = options.hash.upper === undefined ? 2_147_483_647 : toNumber(options.hash.upper);
-    if (!Number.isInteger(lower) || !Number.isInteger(upper) || upper < lower) throw new TemplateError('randomInt: lower and upper must be integers with lower <= upper');
-    return lower + Math.floor(Math.random() * (upper - lower + 1));
+    if (!Number.isInteger(lower) || !Number.isInteger(upper) || upper <= lower) throw new TemplateError('randomInt: lower and upper must be integers with lower < upper');
+    return lower + Math.floor(Math.random() * (upper - lower));
   },
   /** `{{randomDecimal lower=0.5 upper=10.5}}` */
   randomDecimal(...args: unknown[]) {

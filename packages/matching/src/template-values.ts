@@ -1,4 +1,5 @@
 import type { HelperOptions } from 'handlebars';
+import { formatJacksonJson } from './format-jackson-json';
 import { isListOrSingle } from './list-or-single';
 
 /** Coercions shared by the template helpers (Handlebars hands helpers raw model values). */
@@ -59,17 +60,20 @@ export function assignVariable(context: unknown, options: HelperOptions, name: s
   if (root && root !== context) root[name] = value;
 }
 
-/** JSON objects/arrays returned by helpers render as JSON (Jayway/WireMock style) yet stay iterable. */
-export function renderableJson(value: unknown): unknown {
+/**
+ * JSON objects/arrays returned by helpers render as WireMock renders JSONPath results (objects in
+ * Jackson's pretty layout, arrays compact) yet stay iterable and addressable.
+ */
+export function toRenderableJson(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
-  const json = JSON.stringify(value);
-  const copy: unknown = Array.isArray(value) ? value.map(renderableJson) : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderableJson(v)]));
+  const json = Array.isArray(value) ? JSON.stringify(value) : formatJacksonJson(value);
+  const copy: unknown = Array.isArray(value) ? value.map(toRenderableJson) : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toRenderableJson(v)]));
   Object.defineProperty(copy, 'toString', { value: () => json, enumerable: false });
   Object.defineProperty(copy, 'toJSON', { value: () => value, enumerable: false });
   return copy;
 }
 
-/** Undoes renderableJson / ListOrSingle to plain JSON data. */
+/** Undoes toRenderableJson / ListOrSingle to plain JSON data. */
 export function toPlainJson(value: unknown): unknown {
   if (isListOrSingle(value)) return value.length === 1 ? value[0] : [...value];
   if (value === null || typeof value !== 'object') return value;

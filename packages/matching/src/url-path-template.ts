@@ -3,6 +3,8 @@ export interface UrlPathTemplate {
   readonly parameterNames: readonly string[];
   /** Parameter values (URL-decoded) when the path fits the template, else null. */
   match(path: string): Record<string, string> | null;
+  /** Share of segments that do not fit (0..1), for grading near misses. */
+  segmentDistance(path: string): number;
 }
 
 const cache = new Map<string, UrlPathTemplate>();
@@ -48,6 +50,17 @@ export function compileUrlPathTemplate(template: string): UrlPathTemplate {
         start = end + 1;
       }
       return values;
+    },
+    segmentDistance(path: string): number {
+      const templateSegments = parts.filter((part) => part.literal !== '');
+      const pathSegments = path.split('/').filter((segment) => segment !== '');
+      let fitting = 0;
+      for (let i = 0; i < Math.min(templateSegments.length, pathSegments.length); i++) {
+        const part = templateSegments[i];
+        if (part.name !== undefined || part.literal === pathSegments[i]) fitting++;
+      }
+      const total = Math.max(templateSegments.length, pathSegments.length);
+      return total === 0 ? 0 : 1 - fitting / total;
     },
   };
   if (cache.size > 5000) cache.clear();

@@ -69,7 +69,7 @@ export function checkResponseDefinition(json: unknown, path: string, errors: Pat
   }
   const at = (key: string) => joinPath(path, key);
   for (const key of Object.keys(json)) if (!RESPONSE_KEYS.has(key)) errors.push(new PatternError(at(key), `unrecognised field '${key}' in a response definition`));
-  if (json.status !== undefined && (!Number.isInteger(json.status) || (json.status as number) < 100 || (json.status as number) > 599)) errors.push(new PatternError(at('status'), 'status must be an integer HTTP status (100-599)'));
+  if (json.status !== undefined && (!Number.isInteger(json.status) || (json.status as number) < 100 || (json.status as number) > 999)) errors.push(new PatternError(at('status'), 'status must be an integer HTTP status (100-999)'));
   if (json.statusMessage !== undefined && typeof json.statusMessage !== 'string') errors.push(new PatternError(at('statusMessage'), 'statusMessage must be a string'));
   if (json.headers !== undefined) checkStringRecord(json.headers, at('headers'), errors, true);
   if (json.additionalProxyRequestHeaders !== undefined) checkStringRecord(json.additionalProxyRequestHeaders, at('additionalProxyRequestHeaders'), errors, false);

@@ -26,6 +26,17 @@ describe('validateStubMapping', () => {
     expect(result.ok && [result.stub.id, result.stub.uuid]).toEqual(['a0a0a0a0-0000-4000-8000-000000000001', 'a0a0a0a0-0000-4000-8000-000000000001']);
   });
 
+  it('accepts priority 0 as WireMock does', () => {
+    expect(validateStubMapping({ ...valid, priority: 0 }).ok).toBe(true);
+  });
+
+  it('defaults a missing request to one that matches everything, with method ANY, as WireMock does', () => {
+    const result = validateStubMapping({ response: { status: 204 } });
+    expect(result.ok && result.stub.request).toEqual({ method: 'ANY' });
+    const withoutMethod = validateStubMapping({ request: { urlPath: '/a' } });
+    expect(withoutMethod.ok && withoutMethod.stub.request).toEqual({ urlPath: '/a', method: 'ANY' });
+  });
+
   it('defaults a missing response to status 200', () => {
     const result = validateStubMapping({ request: { urlPath: '/a' } });
     expect(result.ok && result.stub.response).toEqual({ status: 200 });
@@ -42,12 +53,10 @@ describe('validateStubMapping', () => {
     ['an unknown top-level field', { ...valid, requests: {} }, 'requests', /unrecognised field 'requests'/],
     ['an unknown request field', { ...valid, request: { urlPath: '/a', queryParams: {} } }, 'request.queryParams', /unrecognised field/],
     ['an unknown response field', { ...valid, response: { status: 200, jsonbody: {} } }, 'response.jsonbody', /unrecognised field/],
-    ['a missing request', { response: { status: 200 } }, 'request', /required/],
     ['a request that is not an object', { request: 'GET /' }, 'request', /must be an object/],
     ['a bad id', { ...valid, id: 'not-a-uuid' }, 'id', /UUID/],
     ['different id and uuid', { ...valid, id: 'a0a0a0a0-0000-4000-8000-000000000001', uuid: 'a0a0a0a0-0000-4000-8000-000000000002' }, 'uuid', /same/],
-    ['a negative priority', { ...valid, priority: -1 }, 'priority', />= 1/],
-    ['a zero priority', { ...valid, priority: 0 }, 'priority', />= 1/],
+    ['a negative priority', { ...valid, priority: -1 }, 'priority', /non-negative/],
     ['a fractional priority', { ...valid, priority: 1.5 }, 'priority', /integer/],
     ['a non-boolean persistent', { ...valid, persistent: 'yes' }, 'persistent', /boolean/],
     ['metadata that is not an object', { ...valid, metadata: [] }, 'metadata', /object/],
@@ -58,7 +67,8 @@ describe('validateStubMapping', () => {
     ['a catastrophic urlPattern', { ...valid, request: { urlPattern: '^/(a+)+$' } }, 'request.urlPattern', /catastrophically/],
     ['pathParameters without urlPathTemplate', { ...valid, request: { urlPath: '/a', pathParameters: { id: { equalTo: '1' } } } }, 'request.pathParameters', /only be used with urlPathTemplate/],
     ['a pathParameter the template lacks', { ...valid, request: { urlPathTemplate: '/a/{id}', pathParameters: { other: { equalTo: '1' } } } }, 'request.pathParameters.other', /no parameter/],
-    ['an unknown operator in a header', { ...valid, request: { urlPath: '/a', headers: { Accept: { equalsTo: 'x' } } } }, 'request.headers.Accept', /unknown match operator 'equalsTo'/],
+    ['an unknown operator in a header', { ...valid, request: { urlPath: '/a', headers: { Accept: { equalsTo: 'x' } } } }, 'request.headers.Accept', /\{"equalsTo":"x"\} is not a valid match operation/],
+    ['a number for equalTo (WireMock: non-null string)', { ...valid, request: { urlPath: '/a', queryParameters: { a: { equalTo: 5 } } } }, 'request.queryParameters.a.equalTo', /equalTo operand must be a non-null string/],
     ['a bad regex in a query parameter', { ...valid, request: { urlPath: '/a', queryParameters: { q: { matches: '[' } } } }, 'request.queryParameters.q.matches', /invalid regex/],
     ['bodyPatterns that is not an array', { ...valid, request: { urlPath: '/a', bodyPatterns: { equalTo: 'x' } } }, 'request.bodyPatterns', /array/],
     ['a bad body pattern', { ...valid, request: { urlPath: '/a', bodyPatterns: [{ equalTo: 'x' }, { matchesJsonPath: 'a' }] } }, 'request.bodyPatterns.1.matchesJsonPath', /must start with/],
@@ -90,7 +100,7 @@ describe('validateStubMapping', () => {
   });
 
   it('reports every independent problem, not only the first', () => {
-    const errors = errorsOf({ extra: 1, priority: 0, request: { urlPattern: '(', foo: 1 }, response: { fault: 'x' } });
+    const errors = errorsOf({ extra: 1, priority: -2, request: { urlPattern: '(', foo: 1 }, response: { fault: 'x' } });
     expect(errors.map((error) => error.path).sort()).toEqual(['extra', 'priority', 'request.foo', 'request.urlPattern', 'response.fault']);
   });
 });

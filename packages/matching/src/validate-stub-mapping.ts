@@ -33,8 +33,9 @@ function toErrors(errors: PatternError[]): ValidationError[] {
 /**
  * Validates a stub mapping the way WireMock does (unknown fields rejected at stub, request and response
  * level; wrong types; bad operators; invalid or catastrophic regexes; several URL matchers;
- * pathParameters without urlPathTemplate; priority < 1; unsafe bodyFileName) and normalises `id`/`uuid`
- * (both set to the same UUID, a new one when missing). Never throws.
+ * pathParameters without urlPathTemplate; negative priority; unsafe bodyFileName) and normalises like
+ * WireMock: `id`/`uuid` set to the same UUID (a new one when missing), a missing request becomes
+ * `{method: 'ANY'}`, a missing method `ANY`, a missing response `{status: 200}`. Never throws.
  */
 export function validateStubMapping(json: unknown): StubValidation {
   if (!isRecord(json)) return { ok: false, errors: [{ path: '', message: 'a stub mapping must be a JSON object' }] };
@@ -47,7 +48,8 @@ export function validateStubMapping(json: unknown): StubValidation {
   for (const key of ['name', 'scenarioName', 'requiredScenarioState', 'newScenarioState']) {
     if (json[key] !== undefined && typeof json[key] !== 'string') errors.push(new PatternError(key, `${key} must be a string`));
   }
-  if (json.priority !== undefined && (typeof json.priority !== 'number' || !Number.isInteger(json.priority) || json.priority < 1)) errors.push(new PatternError('priority', 'priority must be an integer >= 1 (1 is the highest)'));
+  // WireMock documents 1 as the highest priority but accepts 0 (and negatives, which we refuse).
+  if (json.priority !== undefined && (typeof json.priority !== 'number' || !Number.isInteger(json.priority) || json.priority < 0)) errors.push(new PatternError('priority', 'priority must be a non-negative integer (1 is the highest, 5 the default)'));
   if (json.persistent !== undefined && typeof json.persistent !== 'boolean') errors.push(new PatternError('persistent', 'persistent must be a boolean'));
   if (json.metadata !== undefined && !isRecord(json.metadata)) errors.push(new PatternError('metadata', 'metadata must be an object'));
   if (json.insertionIndex !== undefined && (typeof json.insertionIndex !== 'number' || !Number.isInteger(json.insertionIndex))) errors.push(new PatternError('insertionIndex', 'insertionIndex must be an integer'));
@@ -56,18 +58,18 @@ export function validateStubMapping(json: unknown): StubValidation {
   if (json.scenarioName === undefined && (json.requiredScenarioState !== undefined || json.newScenarioState !== undefined)) {
     errors.push(new PatternError('scenarioName', 'requiredScenarioState/newScenarioState need a scenarioName'));
   }
+  // Like WireMock, a missing request matches every request and a missing method means ANY.
+  const requestJson = json.request === undefined ? {} : json.request;
   let compiled: CompiledRequestPattern | undefined;
-  if (json.request === undefined) errors.push(new PatternError('request', 'request is required'));
-  else {
-    const result = compileRequestPatternChecked(json.request, 'request');
-    if (result.ok) compiled = result.pattern;
-    else errors.push(...result.errors);
-  }
+  const result = compileRequestPatternChecked(requestJson, 'request');
+  if (result.ok) compiled = result.pattern;
+  else errors.push(...result.errors);
   const response = json.response === undefined ? { status: 200 } : json.response;
   checkResponseDefinition(response, 'response', errors);
   if (errors.length > 0 || !compiled) return { ok: false, errors: toErrors(errors) };
   const id = ((json.id ?? json.uuid ?? randomUUID()) as string).toLowerCase();
-  const stub = { ...json, id, uuid: id, request: json.request, response } as StubMapping;
+  const request = { ...(requestJson as Record<string, unknown>), method: (requestJson as Record<string, unknown>).method ?? 'ANY' };
+  const stub = { ...json, id, uuid: id, request, response } as StubMapping;
   return { ok: true, stub, compiled };
 }
 

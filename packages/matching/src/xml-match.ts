@@ -1,5 +1,7 @@
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import * as xpath from 'xpath';
+import { compileUserRegex } from './compile-user-regex';
+import { parseDateText } from './date-time';
 
 /** Minimal DOM shapes used here (the package builds without the DOM lib). */
 export interface XmlNode {
@@ -49,7 +51,8 @@ export function serializeXml(node: XmlNode): string {
 }
 
 export interface XmlEqualityOptions {
-  enablePlaceholders: boolean;
+  /** `^\s*<open>xmlunit\.<name>(\((args)\))?<close>\s*$` when placeholders are enabled. */
+  placeholder: RegExp | null;
   ignoreOrderOfSameNode: boolean;
   exemptedComparisons: ReadonlySet<string>;
 }
@@ -60,7 +63,7 @@ interface Tally {
 }
 
 /** Semantic XML comparison (whitespace between elements, attribute order and prefixes ignored). */
-export function xmlDistance(expected: XmlNode, actual: XmlNode, options: XmlEqualityOptions): number {
+export function measureXmlDistance(expected: XmlNode, actual: XmlNode, options: XmlEqualityOptions): number {
   const tally: Tally = { diffs: 0, nodes: 0 };
   compareElements(expected.documentElement ?? expected, actual.documentElement ?? actual, options, tally);
   if (tally.diffs === 0) return 0;
@@ -68,7 +71,28 @@ export function xmlDistance(expected: XmlNode, actual: XmlNode, options: XmlEqua
 }
 
 function isIgnorePlaceholder(value: string, options: XmlEqualityOptions): boolean {
-  return options.enablePlaceholders && value.trim() === '${xmlunit.ignore}';
+  const match = options.placeholder?.exec(value);
+  return match?.[1] === 'ignore';
+}
+
+/** XMLUnit placeholders: ignore, isNumber, matchesRegex(re), isDateTime. Undefined when `expected` is none. */
+function matchPlaceholder(expected: string, actual: string, options: XmlEqualityOptions): boolean | undefined {
+  const match = options.placeholder?.exec(expected);
+  if (!match) return undefined;
+  switch (match[1]) {
+    case 'ignore': return true;
+    case 'isNumber': return actual.trim() !== '' && !Number.isNaN(Number(actual.trim()));
+    case 'isDateTime': return parseDateText(actual) !== null;
+    case 'matchesRegex': {
+      const check = compileUserRegex(match[2] ?? '');
+      return check.ok && check.regex.test(actual.trim());
+    }
+    default: return undefined;
+  }
+}
+
+function valuesMatch(expected: string, actual: string, options: XmlEqualityOptions): boolean {
+  return matchPlaceholder(expected, actual, options) ?? expected === actual;
 }
 
 function childElements(node: XmlNode): XmlNode[] {
@@ -114,7 +138,7 @@ function compareElements(expected: XmlNode, actual: XmlNode, options: XmlEqualit
   for (const [name, value] of expectedAttributes) {
     tally.nodes++;
     const actualValue = actualAttributes.get(name);
-    if (actualValue === undefined || (actualValue !== value && !isIgnorePlaceholder(value, options))) tally.diffs++;
+    if (actualValue === undefined || !valuesMatch(value, actualValue, options)) tally.diffs++;
   }
   if (!options.exemptedComparisons.has('ELEMENT_NUM_ATTRIBUTES')) {
     for (const name of actualAttributes.keys()) if (!expectedAttributes.has(name)) tally.diffs++;
@@ -122,13 +146,21 @@ function compareElements(expected: XmlNode, actual: XmlNode, options: XmlEqualit
   const expectedText = ownText(expected);
   if (!isIgnorePlaceholder(expectedText, options)) {
     tally.nodes++;
-    if (expectedText !== ownText(actual)) tally.diffs++;
+    if (!valuesMatch(expectedText, ownText(actual), options)) tally.diffs++;
   }
   const expectedChildren = childElements(expected);
   const actualChildren = childElements(actual);
   if (isIgnorePlaceholder(expectedText, options) && expectedChildren.length === 0) return;
   if (actualChildren.length > expectedChildren.length) tally.diffs += actualChildren.length - expectedChildren.length;
   if (!options.ignoreOrderOfSameNode) {
+    expectedChildren.forEach((child, i) => {
+      if (i < actualChildren.length) compareElements(child, actualChildren[i], options, tally);
+      else tally.diffs += countElements(child);
+    });
+    return;
+  }
+  if (expectedChildren.length * actualChildren.length > 250_000) {
+    // Too many pairs to search: compare in document order instead.
     expectedChildren.forEach((child, i) => {
       if (i < actualChildren.length) compareElements(child, actualChildren[i], options, tally);
       else tally.diffs += countElements(child);

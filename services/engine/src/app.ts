@@ -4,6 +4,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { ApiRegistry, createServiceApp, finishApp, type Logger } from '@mockyard/service-kit';
 import { createFileMappingsRepo } from './adapters/file-mappings.repo';
 import { createFsBodyFiles } from './adapters/fs-body-files';
+import { createWebhookSender, type WebhookSender } from './adapters/webhook.sender';
 import { AdminError } from './domain/admin-error';
 import { MockEngine } from './domain/mock-engine';
 import { noTrafficSink, type TrafficSink } from './domain/ports';
@@ -21,8 +22,8 @@ export const ENGINE_VERSION = '0.1.0';
 export interface EngineDeps {
   logger: Logger;
   name: string;
-  /** How the hub and the proxy status name this engine's URL. */
-  publicUrl: string;
+  /** How the hub and the proxy status name this engine's URL (a function when only known after listen). */
+  publicUrl: string | (() => string);
   rootDir: string;
   journalMaxEntries?: number;
   isJournalEnabled?: boolean;
@@ -30,6 +31,9 @@ export interface EngineDeps {
   adminApiKey?: string;
   proxyTimeoutMs?: number;
   maxAdminBodyBytes?: number;
+  maxRequestBodyBytes?: number;
+  /** Values the `systemValue` template helper may read (`ENVIRONMENT:<name>` → value); main.ts fills it. */
+  systemValues?: Record<string, string>;
   traffic?: TrafficSink;
   onShutdownRequest?: () => void;
 }
@@ -39,15 +43,22 @@ export interface EngineApp {
   handler: (req: IncomingMessage, res: ServerResponse) => void;
   engine: MockEngine;
   recorder: Recorder;
+  webhooks: WebhookSender;
+  /** Stops background work the app started (webhooks waiting for their delay). */
+  stop(): void;
 }
 
 function isAdminPath(url: string): boolean {
   return url.startsWith('/__admin') && (url.length === 8 || url[8] === '/' || url[8] === '?');
 }
 
+/** Open even with an admin key, so health checks need no secret (they reveal no stub data). */
+const OPEN_ADMIN_PATHS = new Set(['/health', '/version']);
+
 function requireApiKey(key: string) {
   const expected = Buffer.from(key);
   return (req: Request, _res: Response, next: NextFunction) => {
+    if (req.method === 'GET' && OPEN_ADMIN_PATHS.has(req.path)) return next();
     const header = req.header('x-hub-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');
     const given = Buffer.from(header ?? '');
     if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
@@ -71,6 +82,8 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   deps.logger.info({ rootDir: deps.rootDir, stubs: loaded }, 'stub mappings loaded');
   engine.serveListeners.add((event) => engine.journal.add(event));
   engine.serveListeners.add((event) => traffic.publish(event));
+  const webhooks = createWebhookSender({ logger: deps.logger, systemValues: deps.systemValues });
+  engine.serveListeners.add((event) => webhooks.onServed(event));
   const recorder = new Recorder(engine);
 
   const api = new ApiRegistry({ title: 'Mockyard engine (WireMock-compatible admin API)', version: ENGINE_VERSION });
@@ -84,7 +97,7 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   registerSystemRoutes(ctx, engine, {
     engineVersion: ENGINE_VERSION,
     engineName: deps.name,
-    publicUrl: deps.publicUrl,
+    publicUrl: typeof deps.publicUrl === 'function' ? deps.publicUrl : () => deps.publicUrl as string,
     startedAtMs: Date.now(),
     onShutdownRequest: deps.onShutdownRequest,
   });
@@ -98,10 +111,14 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   app.use('/__admin', admin);
   finishApp(app);
 
-  const serve = createServeHandler(engine, deps.logger, { proxyTimeoutMs: deps.proxyTimeoutMs ?? 30000 });
+  const serve = createServeHandler(engine, deps.logger, {
+    proxyTimeoutMs: deps.proxyTimeoutMs ?? 30000,
+    maxRequestBodyBytes: deps.maxRequestBodyBytes ?? 50 * 1024 * 1024,
+    systemValues: deps.systemValues ?? {},
+  });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (isAdminPath(req.url ?? '/')) app(req, res);
     else serve(req, res);
   };
-  return { handler, engine, recorder };
+  return { handler, engine, recorder, webhooks, stop: () => webhooks.stop() };
 }

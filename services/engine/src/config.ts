@@ -15,8 +15,10 @@ export const engineConfigFields = {
   journalEnabled: { keys: ['engine.journal.enabled'], env: ['ENGINE_JOURNAL_ENABLED'], schema: configSchemas.boolean, default: true, doc: 'keep a request journal (WireMock --no-request-journal = false)' },
   journalMaxEntries: { keys: ['engine.journal.max-entries'], env: ['ENGINE_JOURNAL_MAX_ENTRIES'], schema: configSchemas.positiveInt, default: 10000, doc: 'journal size; the oldest entries are dropped beyond it' },
   globalTemplating: { keys: ['engine.global-response-templating'], env: ['ENGINE_GLOBAL_RESPONSE_TEMPLATING'], schema: configSchemas.boolean, default: false, doc: 'template every response, not only stubs with transformers ["response-template"]' },
+  permittedSystemKeys: { keys: ['engine.templating.permitted-system-keys'], env: ['ENGINE_PERMITTED_SYSTEM_KEYS'], schema: configSchemas.csv, default: 'wiremock.*', doc: 'comma-separated regexes of environment variable names the systemValue template helper may read (WireMock --permitted-system-keys)' },
   proxyTimeoutMs: { keys: ['engine.proxy-timeout-ms'], env: ['ENGINE_PROXY_TIMEOUT_MS'], schema: configSchemas.positiveInt, default: 30000, doc: 'milliseconds a proxied request may wait for the upstream' },
   maxAdminBodyBytes: { keys: ['engine.admin.max-body-bytes'], schema: configSchemas.positiveInt, default: 50 * 1024 * 1024, doc: 'largest /__admin request body (imports, body files)' },
+  maxRequestBodyBytes: { keys: ['engine.max-request-body-bytes'], schema: configSchemas.positiveInt, default: 50 * 1024 * 1024, doc: 'largest request body a stub request may carry; larger ones get 413' },
   redisUrl: { keys: ['redis.url'], env: ['REDIS_URL'], schema: configSchemas.redisUrl.optional(), secret: true, doc: 'Redis to publish served requests to the traffic stream (unset: not published)' },
   redisPrefix: redisPrefixField,
 };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createLogger, startServer, type StartedServer } from '@mockyard/service-kit';
 import { createEngineApp, type EngineApp, type EngineDeps } from '../src/app';
 
-export interface TestEngine extends EngineApp {
+export interface TestEngine extends Omit<EngineApp, 'stop'> {
   url: string;
   rootDir: string;
   server: StartedServer;
@@ -26,6 +26,7 @@ export async function startTestEngine(overrides: Partial<EngineDeps> = {}): Prom
     rootDir,
     server,
     async stop(options = {}) {
+      app.stop();
       await server.close(100);
       if (options.removeRoot) await rm(rootDir, { recursive: true, force: true });
     },

@@ -57,6 +57,15 @@ describe('/__admin/requests', () => {
     expect((await call(engine.url, 'GET', '/__admin/requests')).json().meta.total).toBe(1);
   });
 
+  it('removes the requests served by stubs whose metadata matches', async () => {
+    await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/tagged' }, response: {}, metadata: { team: 'a' } });
+    await seed();
+    await call(engine.url, 'GET', '/tagged');
+    const removed = (await call(engine.url, 'POST', '/__admin/requests/remove-by-metadata', { matchesJsonPath: { expression: '$.team', equalTo: 'a' } })).json();
+    expect(removed.serveEvents.map((e: any) => e.request.url)).toEqual(['/tagged']);
+    expect((await call(engine.url, 'GET', '/__admin/requests')).json().meta.total).toBe(2);
+  });
+
   it('lists unmatched requests and their near misses with a distance', async () => {
     await seed();
     await call(engine.url, 'GET', '/userz');
@@ -73,6 +82,7 @@ describe('/__admin/requests', () => {
     await seed();
     const byRequest = (await call(engine.url, 'POST', '/__admin/near-misses/request', { url: '/user', method: 'GET' })).json().nearMisses;
     expect(byRequest[0]).toMatchObject({ stubMapping: { name: 'users' }, matchResult: { distance: expect.any(Number) } });
+    expect(byRequest[0].matchResult.diffDescriptions).toEqual([expect.objectContaining({ actual: expect.stringContaining('/user'), errorMessage: expect.stringMatching(/does not match/) })]);
     const byPattern = (await call(engine.url, 'POST', '/__admin/near-misses/request-pattern', { method: 'POST', urlPath: '/order' })).json().nearMisses;
     expect(byPattern[0]).toMatchObject({ request: { url: '/orders' }, requestPattern: { urlPath: '/order' } });
     expect(byPattern[0].matchResult.distance).toBeLessThan(byPattern[1].matchResult.distance);

@@ -52,8 +52,8 @@ describe('/__admin/mappings', () => {
     await call(engine.url, 'POST', '/__admin/mappings', stub('/kept'));
     const res = await call(engine.url, 'POST', '/__admin/mappings', body, { 'content-type': 'application/json' });
     expect(res.status).toBe(422);
-    expect(res.json().errors[0]).toMatchObject({ code: 10, title: expect.any(String), source: { pointer: expect.any(String) } });
-    expect(res.json().errors[0].detail ?? res.json().errors[0].title).not.toBe('');
+    expect(res.json().errors[0]).toMatchObject({ code: 10, title: 'Error parsing JSON', detail: expect.any(String), source: { pointer: expect.any(String) } });
+    expect(res.json().errors[0].detail).not.toBe('');
     const list = (await call(engine.url, 'GET', '/__admin/mappings')).json();
     expect(list.mappings.map((m: any) => m.request.urlPath)).toEqual(['/kept']);
   });
@@ -63,6 +63,15 @@ describe('/__admin/mappings', () => {
     const res = await call(engine.url, 'PUT', `/__admin/mappings/${id}`, { request: { urlPathPattern: '[' }, response: {} });
     expect(res.status).toBe(422);
     expect((await call(engine.url, 'GET', '/stay')).status).toBe(200);
+  });
+
+  it('refuses a second stub with a taken id (422, code 109) and keeps the first', async () => {
+    const id = '00000000-0000-4000-8000-0000000000dd';
+    await call(engine.url, 'POST', '/__admin/mappings', { id, ...stub('/first') });
+    const res = await call(engine.url, 'POST', '/__admin/mappings', { id, ...stub('/second') });
+    expect(res.status).toBe(422);
+    expect(res.json().errors[0]).toMatchObject({ code: 109, title: 'Duplicate stub mapping ID' });
+    expect((await call(engine.url, 'GET', `/__admin/mappings/${id}`)).json().request.urlPath).toBe('/first');
   });
 
   it('deletes every stub', async () => {
@@ -106,6 +115,19 @@ describe('/__admin/mappings', () => {
   });
 });
 
+describe('deprecated WireMock 2 paths', () => {
+  it('creates with /mappings/new, edits with /mappings/edit and removes with /mappings/remove', async () => {
+    const created = await call(engine.url, 'POST', '/__admin/mappings/new', stub('/old'));
+    expect(created.status).toBe(201);
+    const id = created.json().id;
+    expect((await call(engine.url, 'POST', '/__admin/mappings/edit', { id, ...stub('/edited') })).status).toBe(200);
+    expect((await call(engine.url, 'GET', '/edited')).status).toBe(200);
+    expect((await call(engine.url, 'POST', '/__admin/mappings/remove', { id })).status).toBe(200);
+    expect((await call(engine.url, 'GET', '/__admin/mappings')).json().meta.total).toBe(0);
+    expect((await call(engine.url, 'POST', '/__admin/mappings/remove', { request: { urlPath: '/none' } })).status).toBe(404);
+  });
+});
+
 describe('stub selection', () => {
   it('prefers the lower priority number, then the newest stub', async () => {
     await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/p' }, response: { body: 'old-default' } });
@@ -127,7 +149,9 @@ describe('stub selection', () => {
     expect((await call(engine.url, 'GET', '/cart')).text).toBe('empty');
     expect((await call(engine.url, 'PUT', '/__admin/scenarios/cart/state', { state: 'Started' })).status).toBe(200);
     expect((await call(engine.url, 'GET', '/cart')).text).toBe('empty');
-    expect((await call(engine.url, 'PUT', '/__admin/scenarios/cart/state', { state: 'nope' })).status).toBe(400);
+    const badState = await call(engine.url, 'PUT', '/__admin/scenarios/cart/state', { state: 'nope' });
+    expect(badState.status).toBe(422);
+    expect(badState.json().errors[0]).toMatchObject({ code: 11, title: 'Scenario cart does not support state nope' });
     expect((await call(engine.url, 'PUT', '/__admin/scenarios/unknown/state', { state: 'x' })).status).toBe(404);
   });
 });

@@ -75,3 +75,19 @@ describe('root directory (mappings/ and __files/)', () => {
     }
   });
 });
+
+describe('a failing mappings folder', () => {
+  it('answers 500 and keeps the previous stub when a persistent stub cannot be written', async () => {
+    const engine = await startTestEngine();
+    try {
+      // a file where the mappings folder should be makes every write fail
+      await writeFile(path.join(engine.rootDir, 'mappings'), 'not a folder');
+      const res = await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/p' }, response: {}, persistent: true });
+      expect(res.status).toBe(500);
+      expect((await call(engine.url, 'GET', '/__admin/mappings')).json().meta.total).toBe(0);
+      expect((await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/m' }, response: {} })).status).toBe(201);
+    } finally {
+      await engine.stop({ removeRoot: true });
+    }
+  });
+});

@@ -45,6 +45,31 @@ describe('proxyBaseUrl', () => {
   });
 });
 
+describe('webhooks', () => {
+  it('sends a templated webhook after serving, from serveEventListeners and from legacy postServeActions', async () => {
+    await call(engine.url, 'POST', '/__admin/mappings', {
+      request: { method: 'POST', urlPath: '/order' },
+      response: { status: 202 },
+      serveEventListeners: [
+        { name: 'webhook', parameters: { method: 'POST', url: `${upstream.url}/callback`, headers: { 'X-Order': '{{jsonPath originalRequest.body \'$.id\'}}' }, body: 'done {{originalRequest.url}}' } },
+      ],
+    });
+    await call(engine.url, 'POST', '/__admin/mappings', {
+      request: { method: 'GET', urlPath: '/legacy' },
+      response: { status: 200 },
+      postServeActions: { webhook: { method: 'PUT', url: `${upstream.url}/legacy-callback`, delay: { type: 'fixed', milliseconds: 10 } } },
+    });
+    expect((await call(engine.url, 'POST', '/order', { id: 'o-7' })).status).toBe(202);
+    expect((await call(engine.url, 'GET', '/legacy')).status).toBe(200);
+    const deadline = Date.now() + 3000;
+    while (upstream.received.filter((r) => r.url.includes('callback')).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const callback = upstream.received.find((r) => r.url === '/callback');
+    expect(callback).toMatchObject({ method: 'POST', headers: { 'x-order': 'o-7' } });
+    expect(callback?.body.toString()).toBe('done /order');
+    expect(upstream.received.find((r) => r.url === '/legacy-callback')?.method).toBe('PUT');
+  });
+});
+
 describe('engine-wide proxy', () => {
   it('proxies only what no stub matches, replaces the target on a second enable and disables without touching other stubs', async () => {
     await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/local' }, response: { body: 'local' } });
@@ -79,14 +104,18 @@ describe('recording', () => {
     expect((await call(engine.url, 'GET', '/__admin/recordings/status')).json().status).toBe('Recording');
     expect((await call(engine.url, 'GET', '/things/1')).json().path).toBe('/things/1');
     await call(engine.url, 'POST', '/things', { name: 'n' });
+    await call(engine.url, 'GET', '/things?page=2');
     const stopped = (await call(engine.url, 'POST', '/__admin/recordings/stop')).json();
-    expect(stopped.mappings).toHaveLength(2);
+    expect(stopped.mappings).toHaveLength(3);
+    expect(stopped.mappings.find((m: any) => m.request.urlPath === '/things').request.queryParameters).toEqual({ page: { hasExactly: [{ equalTo: '2' }] } });
     expect(stopped.mappings.find((m: any) => m.request.method === 'POST').request.bodyPatterns[0]).toMatchObject({ equalToJson: '{"name":"n"}' });
     expect((await call(engine.url, 'GET', '/__admin/recordings/status')).json().status).toBe('Stopped');
 
     const before = upstream.received.length;
     const replay = await call(engine.url, 'GET', '/things/1');
     expect(replay.json().path).toBe('/things/1');
+    expect((await call(engine.url, 'GET', '/things?page=2')).json().path).toBe('/things?page=2');
+    expect((await call(engine.url, 'GET', '/things?page=3')).status).toBe(404);
     expect(upstream.received.length).toBe(before);
 
     await call(engine.url, 'POST', '/__admin/recordings/start', { targetBaseUrl: upstream.url });
@@ -108,7 +137,7 @@ describe('recording', () => {
     expect((await call(engine.url, 'GET', '/counter')).text).toBe('call 2');
   });
 
-  it('refuses to stop when not recording and to start without a target', async () => {
+  it('refuses to stop when not recording and to start with a target that is not a URL', async () => {
     const stop = await call(engine.url, 'POST', '/__admin/recordings/stop');
     expect(stop.status).toBe(400);
     expect(stop.json().errors[0]).toMatchObject({ code: 30, title: 'Not currently recording.' });

@@ -95,6 +95,7 @@ describe('admin API key', () => {
     const engine = await startTestEngine({ adminApiKey: 'secret' });
     try {
       expect((await call(engine.url, 'GET', '/__admin/mappings')).status).toBe(401);
+      expect((await call(engine.url, 'GET', '/__admin/health')).status).toBe(200);
       expect((await call(engine.url, 'GET', '/__admin/mappings', undefined, { 'x-hub-api-key': 'wrong' })).status).toBe(401);
       expect((await call(engine.url, 'GET', '/__admin/mappings', undefined, { 'x-hub-api-key': 'secret' })).status).toBe(200);
       const created = await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/open' }, response: { body: 'open' } }, { authorization: 'Bearer secret', 'content-type': 'application/json' });
@@ -106,13 +107,15 @@ describe('admin API key', () => {
   });
 });
 
-describe('health and version', () => {
-  it('answers WireMock-shaped health and version', async () => {
+describe('health, version and the admin API description', () => {
+  it('answers WireMock-shaped health and version and describes the admin API', async () => {
     const engine = await startTestEngine();
     try {
       expect((await call(engine.url, 'GET', '/__admin/health')).json()).toMatchObject({ status: 'healthy', version: expect.stringMatching(/^3\./), uptimeInSeconds: expect.any(Number) });
       expect((await call(engine.url, 'GET', '/__admin/version')).json().version).toMatch(/^3\./);
       expect((await call(engine.url, 'GET', '/__admin/nope')).status).toBe(404);
+      const openapi = (await call(engine.url, 'GET', '/__admin/docs/openapi.json')).json();
+      expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/__admin/mappings', '/__admin/mappings/{id}', '/__admin/recordings/start', '/__admin/mockyard/proxy']));
     } finally {
       await engine.stop({ removeRoot: true });
     }

@@ -31,6 +31,7 @@ describe('response definitions', () => {
     expect(res).toMatchObject({ status: 418, statusMessage: 'I am a teapot', text: 'short and stout' });
     expect(res.headers['content-type']).toBe('text/plain');
     expect(res.headers['x-multi']).toBe('a, b');
+    expect(res.headers['matched-stub-id']).toEqual(expect.any(String));
   });
 
   it('sends jsonBody as JSON and base64Body as bytes', async () => {
@@ -59,6 +60,27 @@ describe('response definitions', () => {
     expect(res.headers['x-method']).toBe('GET');
   });
 
+  it('templates jsonBody with path parameters of a urlPathTemplate and transformer parameters', async () => {
+    await call(engine.url, 'POST', '/__admin/mappings', {
+      request: { method: 'GET', urlPathTemplate: '/users/{userId}' },
+      response: { transformers: ['response-template'], transformerParameters: { greeting: 'hi' }, jsonBody: { id: '{{request.path.userId}}', say: '{{parameters.greeting}}' } },
+    });
+    expect((await call(engine.url, 'GET', '/users/42')).json()).toEqual({ id: '42', say: 'hi' });
+  });
+
+  it('templates every response when global templating is on, revealing only permitted system values', async () => {
+    const global = await startTestEngine({ isGlobalTemplating: true, systemValues: { 'ENVIRONMENT:wiremock_team': 'core' } });
+    try {
+      await call(global.url, 'POST', '/__admin/mappings', {
+        request: { urlPath: '/g' },
+        response: { body: "{{request.method}} {{request.url}} {{systemValue type='ENVIRONMENT' key='wiremock_team'}} {{systemValue type='ENVIRONMENT' key='PATH' default='hidden'}}" },
+      });
+      expect((await call(global.url, 'GET', '/g?x=1')).text).toBe('GET /g?x=1 core hidden');
+    } finally {
+      await global.stop({ removeRoot: true });
+    }
+  });
+
   it('answers 500 with the error when a template does not render, and keeps serving', async () => {
     await addStub('/broken', { transformers: ['response-template'], body: 'Hello {{#each}}' });
     const res = await call(engine.url, 'GET', '/broken');
@@ -80,6 +102,11 @@ describe('response definitions', () => {
     expect(events.map((e: any) => [e.request.url, e.timing.addedDelay])).toEqual([['/global', 20], ['/slow', 30]]);
   });
 
+  it('merges extended settings', async () => {
+    expect((await call(engine.url, 'PATCH', '/__admin/settings/extended', { team: 'core' })).status).toBe(200);
+    expect((await call(engine.url, 'GET', '/__admin/settings')).json().settings.extended).toEqual({ team: 'core' });
+  });
+
   it('rejects a delay distribution it does not know', async () => {
     const res = await call(engine.url, 'POST', '/__admin/settings', { delayDistribution: { type: 'gaussian' } });
     expect(res.status).toBe(422);
@@ -93,6 +120,19 @@ describe('response definitions', () => {
     const text = data.toString('latin1');
     expect(text).toMatch(/transfer-encoding: chunked/i);
     expect(text.match(/\r\n2\r\n/g)).toHaveLength(5);
+  });
+});
+
+describe('request size limit', () => {
+  it('answers 413 to a request body over the limit and keeps serving', async () => {
+    const small = await startTestEngine({ maxRequestBodyBytes: 1000 });
+    try {
+      await call(small.url, 'POST', '/__admin/mappings', { request: { urlPath: '/up' }, response: { body: 'ok' } });
+      expect((await call(small.url, 'POST', '/up', Buffer.alloc(5000, 'x'))).status).toBe(413);
+      expect((await call(small.url, 'POST', '/up', Buffer.alloc(10, 'x'))).text).toBe('ok');
+    } finally {
+      await small.stop({ removeRoot: true });
+    }
   });
 });
 

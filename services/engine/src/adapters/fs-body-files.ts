@@ -1,14 +1,6 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BodyFiles } from '../domain/ports';
-
-/** A body file path that escapes __files (`../x`, absolute paths) or is empty. */
-export class BodyFilePathError extends Error {
-  constructor(relative: string) {
-    super(`body file path "${relative}" must stay inside __files`);
-    this.name = 'BodyFilePathError';
-  }
-}
+import { BodyFilePathError, type BodyFiles } from '../domain/ports';
 
 /** Resolves a relative body file path inside `dir`, rejecting traversal. */
 export function resolveInside(dir: string, relative: string): string {

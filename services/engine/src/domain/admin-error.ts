@@ -22,7 +22,7 @@ export class AdminError extends Error {
   static invalidEntity(problems: { path: string; message: string }[], root = ''): AdminError {
     return new AdminError(
       422,
-      problems.map((p) => ({ code: 10, source: { pointer: root + toPointer(p.path) || '/' }, title: p.message, detail: p.message })),
+      problems.map((p) => ({ code: 10, source: { pointer: root + toPointer(p.path) || '/' }, title: 'Error parsing JSON', detail: p.message })),
     );
   }
 

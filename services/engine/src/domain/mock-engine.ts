@@ -96,15 +96,30 @@ export class MockEngine {
     return stored.stub;
   }
 
-  /** POST /mappings: adds (or replaces, same id) a stub; persistent stubs are written at once. */
+  /** POST /mappings: adds a stub (422 code 109 when its id is taken, as WireMock); persistent stubs are written at once. */
   async createStub(json: unknown): Promise<StubMapping> {
     const stub = parseStub(json);
+    if (this.stubs.get(stub.id)) {
+      throw new AdminError(422, [
+        { code: 109, title: 'Duplicate stub mapping ID', detail: `ID of the provided stub mapping '${stub.id}' is already taken by another stub mapping` },
+      ]);
+    }
     return this.putStub(stub);
   }
 
+  /** Adds or replaces a stub; when writing a persistent one fails, the previous state is put back. */
   async putStub(stub: StubMapping): Promise<StubMapping> {
+    const previous = this.stubs.get(stub.id)?.stub;
     const stored = this.stubs.put(stub);
-    if (stub.persistent) await this.persist(stored);
+    if (stub.persistent) {
+      try {
+        await this.persist(stored);
+      } catch (err) {
+        if (previous) this.stubs.put(previous);
+        else this.stubs.remove(stub.id);
+        throw err;
+      }
+    }
     return stored.stub;
   }
 

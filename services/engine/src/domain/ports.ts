@@ -16,7 +16,15 @@ export interface MappingsRepo {
   remove(file: string, id: string): Promise<void>;
 }
 
-/** Body files (WireMock's `__files/` folder); paths are relative and never leave the folder. */
+/** A body file path that escapes __files (`../x`, absolute paths) or is empty. */
+export class BodyFilePathError extends Error {
+  constructor(relative: string) {
+    super(`body file path "${relative}" must stay inside __files`);
+    this.name = 'BodyFilePathError';
+  }
+}
+
+/** Body files (WireMock's `__files/` folder); paths are relative and never leave the folder (BodyFilePathError). */
 export interface BodyFiles {
   read(path: string): Promise<Buffer>;
   write(path: string, content: Buffer): Promise<void>;

@@ -70,13 +70,27 @@ function bodyPatternFor(event: ServeEvent, spec: RecordSpec): ContentPattern | u
     case 'equalToXml':
       return { equalToXml: text };
     default:
-      return options.caseInsensitive ? { equalTo: text, caseInsensitive: true } : { equalTo: text };
+      return { equalTo: text, caseInsensitive: options.caseInsensitive ?? false };
   }
 }
 
-/** The request pattern a recorded request becomes: method, exact url, captured headers, body. */
+/**
+ * The request pattern a recorded request becomes, as WireMock 3 writes it: exact `url` without a query, else
+ * `urlPath` plus `queryParameters` with `hasExactly`; method; captured headers; body.
+ */
 export function buildRecordedRequest(event: ServeEvent, spec: RecordSpec): RequestPattern {
-  const pattern: RequestPattern = { url: event.request.url, method: event.request.method };
+  const url = event.request.url;
+  const q = url.indexOf('?');
+  let pattern: RequestPattern;
+  if (q < 0) {
+    pattern = { url, method: event.request.method };
+  } else {
+    const queryParameters: Record<string, ContentPattern> = {};
+    const values = new Map<string, string[]>();
+    for (const [key, value] of new URLSearchParams(url.slice(q + 1))) values.set(key, [...(values.get(key) ?? []), value]);
+    for (const [key, list] of values) queryParameters[key] = { hasExactly: list.map((v) => ({ equalTo: v })) };
+    pattern = { urlPath: url.slice(0, q), method: event.request.method, ...(values.size ? { queryParameters } : {}) };
+  }
   const headers: Record<string, ContentPattern> = {};
   for (const [name, options] of Object.entries(spec.captureHeaders ?? {})) {
     const value = event.request.headers[name.toLowerCase()]?.[0];
@@ -88,9 +102,15 @@ export function buildRecordedRequest(event: ServeEvent, spec: RecordSpec): Reque
   return pattern;
 }
 
+/** WireMock's recorded stub name: the path's segments joined by `_` (`/things/1` → `things_1`). */
 function nameFor(event: ServeEvent): string {
   const path = event.request.url.split('?')[0];
-  const name = path.replace(/^\/+|\/+$/g, '').replace(/[^\w-]+/g, '-').toLowerCase();
+  const name = path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => segment.replace(/[^\w.-]+/g, '-'))
+    .join('_')
+    .toLowerCase();
   return name || 'root';
 }
 
@@ -154,7 +174,7 @@ export function generateStubs(events: readonly ServeEvent[], spec: RecordSpec): 
       continue;
     }
     scenarioIndex++;
-    const scenarioName = `scenario-${scenarioIndex}-${group[0].stub.name}`;
+    const scenarioName = `scenario-${scenarioIndex}-${(group[0].stub.name ?? 'root').replace(/[^a-z0-9]+/gi, '-')}`;
     group.forEach((g, i) => {
       g.stub.scenarioName = scenarioName;
       g.stub.requiredScenarioState = i === 0 ? 'Started' : `${scenarioName}-${i + 1}`;

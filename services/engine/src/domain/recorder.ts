@@ -51,28 +51,34 @@ export class Recorder {
 
   constructor(private readonly engine: MockEngine) {
     engine.serveListeners.add((event) => {
-      if (this.status === 'Recording' && event.stubMapping?.id === this.proxyStubId) this.captured.push(event);
+      if (this.status !== 'Recording') return;
+      // with a target: what the recorder's proxy stub served; without (as WireMock allows): anything proxied
+      if (this.proxyStubId ? event.stubMapping?.id === this.proxyStubId : event.proxiedTo !== undefined) this.captured.push(event);
     });
   }
 
   async start(json: unknown): Promise<void> {
-    const spec = parseSpec(json, true);
+    const spec = parseSpec(json, false);
     if (this.status === 'Recording') return; // WireMock ignores a second start
-    const id = randomUUID();
-    const { ids: _ids, allowNonProxied: _a, ...pattern } = spec.filters ?? {};
-    const proxyStub: StubMapping = {
-      id,
-      uuid: id,
-      name: 'mockyard-recorder-proxy',
-      request: Object.keys(pattern).length ? { method: 'ANY', urlPattern: '.*', ...pattern } : { method: 'ANY', urlPattern: '.*' },
-      response: { proxyBaseUrl: spec.targetBaseUrl },
-      priority: RECORDER_PROXY_PRIORITY,
-      metadata: { mockyard: { recorderProxy: true } },
-    };
-    await this.engine.putStub(proxyStub);
+    let proxyStubId: string | undefined;
+    if (spec.targetBaseUrl) {
+      proxyStubId = randomUUID();
+      const { ids: _ids, allowNonProxied: _a, ...pattern } = spec.filters ?? {};
+      const hasUrl = ['url', 'urlPattern', 'urlPath', 'urlPathPattern', 'urlPathTemplate'].some((k) => k in pattern);
+      const proxyStub: StubMapping = {
+        id: proxyStubId,
+        uuid: proxyStubId,
+        name: 'mockyard-recorder-proxy',
+        request: { method: 'ANY', ...(hasUrl ? {} : { urlPattern: '.*' }), ...pattern },
+        response: { proxyBaseUrl: spec.targetBaseUrl },
+        priority: RECORDER_PROXY_PRIORITY,
+        metadata: { mockyard: { recorderProxy: true } },
+      };
+      await this.engine.putStub(proxyStub);
+    }
     this.spec = spec;
-    this.proxyStubId = id;
     this.captured = [];
+    this.proxyStubId = proxyStubId;
     this.status = 'Recording';
   }
 

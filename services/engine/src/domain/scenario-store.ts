@@ -7,6 +7,7 @@ export interface Scenario {
   name: string;
   state: string;
   possibleStates: string[];
+  mappings: StubMapping[];
 }
 
 /**
@@ -37,14 +38,15 @@ export class ScenarioStore {
   }
 
   list(stubs: readonly StubMapping[]): Scenario[] {
-    const possible = new Map<string, Set<string>>();
+    const possible = new Map<string, { states: Set<string>; mappings: StubMapping[] }>();
     for (const stub of stubs) {
       if (!stub.scenarioName) continue;
-      let set = possible.get(stub.scenarioName);
-      if (!set) possible.set(stub.scenarioName, (set = new Set([STARTED])));
-      if (stub.requiredScenarioState) set.add(stub.requiredScenarioState);
-      if (stub.newScenarioState) set.add(stub.newScenarioState);
+      let entry = possible.get(stub.scenarioName);
+      if (!entry) possible.set(stub.scenarioName, (entry = { states: new Set([STARTED]), mappings: [] }));
+      if (stub.requiredScenarioState) entry.states.add(stub.requiredScenarioState);
+      if (stub.newScenarioState) entry.states.add(stub.newScenarioState);
+      entry.mappings.push(stub);
     }
-    return [...possible.entries()].map(([name, states]) => ({ id: name, name, state: this.stateOf(name), possibleStates: [...states] }));
+    return [...possible.entries()].map(([name, { states, mappings }]) => ({ id: name, name, state: this.stateOf(name), possibleStates: [...states], mappings }));
   }
 }

@@ -94,9 +94,12 @@ export class StubStore {
     this.version++;
   }
 
-  /** Every stub in selection order. */
-  list(): StoredStub[] {
-    return [...this.byId.values()].sort(compareStubs);
+  private listed: { version: number; stubs: StoredStub[] } | undefined;
+
+  /** Every stub in selection order (cached until the next change; do not mutate the array). */
+  list(): readonly StoredStub[] {
+    if (this.listed?.version !== this.version) this.listed = { version: this.version, stubs: [...this.byId.values()].sort(compareStubs) };
+    return this.listed.stubs;
   }
 
   /**

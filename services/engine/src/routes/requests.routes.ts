@@ -5,6 +5,7 @@ import {
   toMatchableRequest,
   validateRequestPattern,
   type MatchableRequest,
+  type MatchResult,
   type RequestPattern,
 } from '@mockyard/matching';
 import { AdminError } from '../domain/admin-error';
@@ -41,6 +42,15 @@ export function fromLoggedRequestJson(json: unknown): MatchableRequest {
 }
 
 const loggedOf = (e: ServeEvent) => toLoggedRequestJson(e.request, e.loggedDate);
+
+/** WireMock's MatchResult JSON: the distance, plus what differed as `diffDescriptions`. */
+function toMatchResultJson(result: MatchResult) {
+  return {
+    distance: result.distance,
+    subEvents: [],
+    diffDescriptions: result.diffs.filter((d) => !d.matched).map((d) => ({ expected: d.expected, actual: d.actual, errorMessage: `${d.field} does not match` })),
+  };
+}
 
 /** The request journal and near-miss endpoints. */
 export function registerRequestRoutes(ctx: AdminRouteContext, engine: MockEngine) {
@@ -85,7 +95,7 @@ export function registerRequestRoutes(ctx: AdminRouteContext, engine: MockEngine
     const nearMisses = chronological()
       .filter((e) => !e.wasMatched)
       .flatMap((e) =>
-        findNearMisses(stubs, e.request, 3).map((nm) => ({ request: loggedOf(e), stubMapping: nm.stubMapping, matchResult: { distance: nm.matchResult.distance } })),
+        findNearMisses(stubs, e.request, 3, (s) => engine.stubs.get(s.id)?.compiled).map((nm) => ({ request: loggedOf(e), stubMapping: nm.stubMapping, matchResult: toMatchResultJson(nm.matchResult) })),
       );
     return { nearMisses };
   });
@@ -103,16 +113,16 @@ export function registerRequestRoutes(ctx: AdminRouteContext, engine: MockEngine
     const request = fromLoggedRequestJson(json);
     const logged = toLoggedRequestJson(request, Date.now());
     return {
-      nearMisses: findNearMisses(engine.allStubs(), request, 3).map((nm) => ({ request: logged, stubMapping: nm.stubMapping, matchResult: { distance: nm.matchResult.distance } })),
+      nearMisses: findNearMisses(engine.allStubs(), request, 3, (s) => engine.stubs.get(s.id)?.compiled).map((nm) => ({ request: logged, stubMapping: nm.stubMapping, matchResult: toMatchResultJson(nm.matchResult) })),
     };
   });
   addAdminRoute(ctx, 'post', '/near-misses/request-pattern', 'Nearest journal requests for a given request pattern', (req) => {
     const pattern = parsePattern(readJson(req));
     const compiled = compileRequestPattern(pattern);
     const ranked = chronological()
-      .map((e) => ({ e, distance: matchRequestPattern(compiled, e.request).distance }))
-      .sort((a, b) => a.distance - b.distance)
+      .map((e) => ({ e, result: matchRequestPattern(compiled, e.request) }))
+      .sort((a, b) => a.result.distance - b.result.distance)
       .slice(0, 3);
-    return { nearMisses: ranked.map(({ e, distance }) => ({ request: loggedOf(e), requestPattern: pattern, matchResult: { distance } })) };
+    return { nearMisses: ranked.map(({ e, result }) => ({ request: loggedOf(e), requestPattern: pattern, matchResult: toMatchResultJson(result) })) };
   });
 }

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { DelayDistribution } from '@mockyard/matching';
 import { AdminError } from '../domain/admin-error';
 import type { MockEngine } from '../domain/mock-engine';
@@ -24,13 +25,13 @@ export function registerStateRoutes(ctx: AdminRouteContext, engine: MockEngine) 
     const body = readJson(req) as { state?: unknown } | undefined;
     if (body?.state === undefined) return void engine.scenarios.reset(name);
     if (typeof body.state !== 'string' || !scenario.possibleStates.includes(body.state)) {
-      throw AdminError.badRequest(`State "${String(body.state)}" is not a valid state for scenario ${name}; possible: ${scenario.possibleStates.join(', ')}`);
+      throw new AdminError(422, [{ code: 11, title: `Scenario ${name} does not support state ${String(body.state)}`, detail: `possible states: ${scenario.possibleStates.join(', ')}` }]);
     }
     engine.scenarios.set(name, body.state);
   });
 
   addAdminRoute(ctx, 'get', '/settings', 'Global settings (fixed delay, delay distribution)', () => ({ settings: engine.settings }));
-  const update = (req: Parameters<Parameters<typeof addAdminRoute>[4]>[0]) => {
+  const update = (req: Request) => {
     const raw = readJson(req) as Record<string, unknown> | undefined;
     const body = (raw && typeof raw.settings === 'object' ? raw.settings : raw) as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw AdminError.invalidEntity([{ path: '/', message: 'expected a settings object' }]);

@@ -1,8 +1,8 @@
 import type { Request } from 'express';
-import { BodyFilePathError } from '../adapters/fs-body-files';
 import { AdminError } from '../domain/admin-error';
 import { disableEngineProxy, enableEngineProxy, readEngineProxy } from '../domain/engine-proxy';
 import type { MockEngine } from '../domain/mock-engine';
+import { BodyFilePathError } from '../domain/ports';
 import { addAdminRoute, readJson, type AdminRouteContext } from './admin-route';
 
 /** WireMock API level this engine follows (reported by /__admin/version and /__admin/health). */
@@ -11,7 +11,7 @@ export const WIREMOCK_COMPATIBLE_VERSION = '3.13.2';
 export interface SystemRouteOptions {
   engineVersion: string;
   engineName: string;
-  publicUrl: string;
+  publicUrl: () => string;
   startedAtMs: number;
   onShutdownRequest?: () => void;
 }
@@ -68,7 +68,7 @@ export function registerSystemRoutes(ctx: AdminRouteContext, engine: MockEngine,
     addAdminRoute(ctx, 'post', '/shutdown', 'Shut the engine down', () => void setImmediate(shutdown));
   }
 
-  const proxyStatus = () => ({ ...readEngineProxy(engine), engine: { id: options.engineName, name: options.engineName, url: options.publicUrl } });
+  const proxyStatus = () => ({ ...readEngineProxy(engine), engine: { id: options.engineName, name: options.engineName, url: options.publicUrl() } });
   addAdminRoute(ctx, 'get', '/mockyard/proxy', 'Engine-wide proxy state', proxyStatus);
   addAdminRoute(ctx, 'post', '/mockyard/proxy', 'Enable (or retarget) the engine-wide proxy: {targetUrl}', async (req) => {
     await enableEngineProxy(engine, readJson(req));

@@ -40,6 +40,7 @@ export interface ResolveContext {
   settings: GlobalSettings;
   isGlobalTemplating: boolean;
   pathParameters?: Record<string, string>;
+  systemValues?: Record<string, string>;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -64,12 +65,17 @@ function flatten(headers: Record<string, string | string[]>): string[] {
   return flat;
 }
 
+/** WireMock names the stub that answered in every matched response. */
+export function withMatchedStubHeaders(headers: Record<string, string | string[]>, stub: StoredStub['stub']): Record<string, string | string[]> {
+  return { 'Matched-Stub-Id': stub.id, ...(stub.name ? { 'Matched-Stub-Name': stub.name } : {}), ...headers };
+}
+
 /** The part of a stub's response that never changes between requests, computed once per stub (version). */
 export function staticResponseOf(stored: StoredStub, isGlobalTemplating: boolean): StaticResponse {
   const cached = stored.cache as StaticResponse | undefined;
   if (cached) return cached;
   const r = stored.stub.response;
-  const headers = r.headers ?? {};
+  const headers = withMatchedStubHeaders(r.headers ?? {}, stored.stub);
   const isText = r.base64Body === undefined && (r.jsonBody !== undefined || r.body !== undefined);
   const value: StaticResponse = {
     status: r.status ?? 200,
@@ -113,10 +119,12 @@ export async function resolveResponse(stored: StoredStub, request: MatchableRequ
     pathParameters: context.pathParameters ?? {},
     parameters: def.transformerParameters ?? {},
     baseUrl: baseUrlOf(request),
+    systemValues: context.systemValues,
   });
   const render = (template: string) => renderTemplate(template, model);
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(def.headers ?? {})) headers[name] = Array.isArray(value) ? value.map(render) : render(value);
+  const rendered: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(def.headers ?? {})) rendered[name] = Array.isArray(value) ? value.map(render) : render(value);
+  const headers = withMatchedStubHeaders(rendered, stored.stub);
   let body: Buffer;
   if (def.bodyFileName !== undefined) {
     const content = await context.files.read(render(def.bodyFileName));

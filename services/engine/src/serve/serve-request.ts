@@ -5,12 +5,15 @@ import type { Logger } from '@mockyard/service-kit';
 import type { MockEngine } from '../domain/mock-engine';
 import type { LoggedResponse, ServeEvent } from '../domain/serve-event';
 import type { StoredStub } from '../domain/stub-store';
-import { forwardRequest } from './proxy-request';
-import { resolveResponse, staticResponseOf, type ResolvedResponse } from './resolve-response';
+import { buildTargetUrl, forwardRequest } from './proxy-request';
+import { resolveResponse, staticResponseOf, withMatchedStubHeaders, type ResolvedResponse } from './resolve-response';
 import { ClientGone, sleep, writeDribbled, writeFault } from './write-response';
 
 export interface ServeOptions {
   proxyTimeoutMs: number;
+  /** Larger request bodies are answered 413 without being matched. */
+  maxRequestBodyBytes: number;
+  systemValues: Record<string, string>;
 }
 
 interface Selected {
@@ -49,15 +52,26 @@ export function createServeHandler(engine: MockEngine, logger: Logger, options: 
     const startedAt = performance.now();
     const loggedDate = Date.now();
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    let isTooLarge = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > options.maxRequestBodyBytes) {
+        if (!isTooLarge) res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' }).end(`Request body exceeds ${options.maxRequestBodyBytes} bytes`);
+        isTooLarge = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(c);
+    });
     req.on('error', () => res.destroy());
     req.on('end', () => {
+      if (isTooLarge) return;
       const body = chunks.length === 0 ? Buffer.alloc(0) : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
       const socket = req.socket;
       const request = toMatchableRequest({
         method: req.method ?? 'GET',
         url: req.url ?? '/',
-        port: socket.localPort,
         headers: req.headersDistinct,
         body,
         clientIp: socket.remoteAddress,
@@ -69,7 +83,7 @@ export function createServeHandler(engine: MockEngine, logger: Logger, options: 
         else res.destroy();
       };
       try {
-        serve(engine, request, res, loggedDate, startedAt, options)?.catch(fail);
+        serve(engine, request, res, loggedDate, startedAt, options, logger)?.catch(fail);
       } catch (err) {
         fail(err);
       }
@@ -77,18 +91,25 @@ export function createServeHandler(engine: MockEngine, logger: Logger, options: 
   };
 }
 
-function finishEvent(engine: MockEngine, event: ServeEvent, startedAt: number) {
+/** Hands the finished event to the journal, the traffic sink and the recorder; a failing listener is logged, never thrown. */
+function finishEvent(engine: MockEngine, event: ServeEvent, startedAt: number, logger: Logger) {
   const totalTime = Math.round(performance.now() - startedAt);
   event.timing = { addedDelay: event.timing?.addedDelay ?? 0, processTime: 0, responseSendTime: 0, serveTime: totalTime, totalTime };
-  for (const listener of engine.serveListeners) listener(event);
+  for (const listener of engine.serveListeners) {
+    try {
+      listener(event);
+    } catch (err) {
+      logger.error({ err, eventId: event.id }, 'serve event listener failed');
+    }
+  }
 }
 
-function serve(engine: MockEngine, request: MatchableRequest, res: ServerResponse, loggedDate: number, startedAt: number, options: ServeOptions): Promise<void> | void {
+function serve(engine: MockEngine, request: MatchableRequest, res: ServerResponse, loggedDate: number, startedAt: number, options: ServeOptions, logger: Logger): Promise<void> | void {
   const event: ServeEvent = { id: request.id!, request, loggedDate, wasMatched: false, responseDefinition: {} };
   const gone = new ClientGone();
   res.once('close', () => {
     gone.mark();
-    finishEvent(engine, event, startedAt);
+    finishEvent(engine, event, startedAt, logger);
   });
 
   const selected = selectStub(engine, request);
@@ -126,6 +147,7 @@ async function serveResolved(engine: MockEngine, selected: Selected, request: Ma
       settings: engine.settings,
       isGlobalTemplating: engine.options.isGlobalTemplating,
       pathParameters: selected.pathParameters,
+      systemValues: options.systemValues,
     });
   } catch (err) {
     const message = err instanceof TemplateError ? `Template error: ${(err as Error).message}` : `Could not build the response: ${(err as Error).message}`;
@@ -146,10 +168,11 @@ async function serveResolved(engine: MockEngine, selected: Selected, request: Ma
     event.proxiedTo = proxy.baseUrl;
     try {
       const upstream = await forwardRequest(request, proxy, gone.signal(), options.proxyTimeoutMs);
-      resolved = { ...resolved, ...upstream };
+      resolved = { ...resolved, ...upstream, headers: withMatchedStubHeaders(upstream.headers, stub) };
     } catch (err) {
       if (gone.isGone) return;
-      return sendSimple(res, event, 500, `Network failure trying to proxy to ${proxy.baseUrl}: ${(err as Error).message}`);
+      const target = buildTargetUrl(proxy, request.url);
+      return sendSimple(res, event, 500, `Network failure trying to make a proxied request from the engine to ${target}\n${(err as Error).message}`);
     }
   }
 
