@@ -17,7 +17,7 @@ const common = {
 };
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{packages,services}/*/src/**/*.test.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{packages,services}/*/src/**/*.test.ts', '<rootDir>/web/lib/**/*.test.ts'] },
     {
       ...common,
       displayName: 'integration',

@@ -2,6 +2,7 @@
 // Prints the README's configuration table from the services' config fields (run after `npm run build`),
 // so the documentation is generated from the code that validates it.
 import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 const require = createRequire(import.meta.url);
 const { envNamesOf } = require('../packages/config/dist/index.js');
 const services = {
@@ -14,7 +15,9 @@ const rows = new Map();
 for (const [svc, fields] of Object.entries(services)) {
   for (const f of Object.values(fields)) {
     const key = f.keys.join(' / ');
-    const row = rows.get(key) ?? { key, env: envNamesOf(f).join(', '), def: f.default === undefined ? '—' : String(f.default), doc: f.doc, services: [] };
+    // Defaults computed from the machine are shown symbolically.
+    const def = f.default === undefined ? '—' : String(f.default).replace(`${hostname()}-${process.pid}`, '<hostname>-<pid>').replace(hostname(), '<hostname>');
+    const row = rows.get(key) ?? { key, env: envNamesOf(f).join(', '), def, doc: f.doc, services: [] };
     row.services.push(svc);
     rows.set(key, row);
   }

@@ -34,7 +34,7 @@ const services = [
   {
     name: 'engine',
     main: 'services/engine/dist/main.js',
-    env: { ENGINE_PORT: String(ports.engine), ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? url(ports.engine) },
+    env: { ENGINE_PORT: String(ports.engine), ENGINE_NAME: env.ENGINE_NAME ?? 'local', ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? url(ports.engine) },
     // The engine reserves no path outside /__admin (any other path may be a stub): WireMock's health.
     health: `${url(ports.engine)}/__admin/health`,
   },

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import { bindAddressField, commonFields, configSchemas, loadConfig, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
 
@@ -6,7 +7,8 @@ export const engineConfigFields = {
   port: { keys: ['engine.port'], env: ['ENGINE_PORT'], schema: configSchemas.port, default: 9090, doc: 'HTTP port of the engine (stubs and /__admin)' },
   bindAddress: bindAddressField,
   rootDir: { keys: ['engine.root-dir'], env: ['ENGINE_ROOT_DIR'], schema: z.string().min(1), default: '.data/engine', doc: 'folder with mappings/ and __files/ (WireMock layout)' },
-  name: { keys: ['engine.name'], env: ['ENGINE_NAME'], schema: z.string().min(1), default: 'local', doc: 'name the engine registers under' },
+  // Scaled engine containers share one config: the container hostname keeps their names apart.
+  name: { keys: ['engine.name'], env: ['ENGINE_NAME'], schema: z.string().min(1), default: hostname(), doc: 'name the engine registers under with the hub (default: the host name)' },
   publicUrl: { keys: ['engine.public-url'], env: ['ENGINE_PUBLIC_URL'], schema: z.string().optional(), doc: 'URL the hub reaches this engine at (default http://<hostname>:<port>)' },
   hubUrl: { keys: ['engine.hub-url'], env: ['HUB_URL'], schema: configSchemas.httpUrl.optional(), doc: 'hub base URL to self-register with (unset: no registration)' },
   hubApiKey: { keys: ['engine.hub-api-key'], env: ['HUB_API_KEY'], schema: z.string().optional(), secret: true, doc: 'sent as X-Hub-Api-Key when registering with the hub' },
