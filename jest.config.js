@@ -1,5 +1,7 @@
 // One jest run for the whole monorepo: unit tests sit beside the code (*.test.ts),
 // integration and system tests live in <workspace>/tests (*.int.test.ts, *.system.test.ts).
+// npm test sets --experimental-vm-modules: PGlite (the embedded database) loads its WASM through a
+// dynamic import, which jest's VM only allows with that flag.
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 const moduleNameMapper = {
   '^@mockyard/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',

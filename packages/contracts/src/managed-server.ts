@@ -2,7 +2,12 @@ import { z } from 'zod';
 
 export const LOCAL_SERVER_ID = 'local';
 
-export const EngineHealthSchema = z.enum(['UP', 'DOWN', 'UNKNOWN']);
+/**
+ * Health of an engine as the hub last saw it: UP (answered the last probe), DOWN (failed the last
+ * probe but was seen recently), OFFLINE (not seen for `hub.health.offline-after-ms`; kept in the
+ * registry), UNKNOWN (never probed yet).
+ */
+export const EngineHealthSchema = z.enum(['UP', 'DOWN', 'OFFLINE', 'UNKNOWN']);
 export type EngineHealth = z.infer<typeof EngineHealthSchema>;
 
 export const ManagedServerSchema = z.object({
@@ -16,12 +21,27 @@ export const ManagedServerSchema = z.object({
   lastCheckedAt: z.iso.datetime().nullable(),
   stubCount: z.number().int().nullable(),
   responseTimeMs: z.number().nullable(),
+  lastError: z.string().nullable(),
   createdAt: z.iso.datetime().nullable(),
 });
 export type ManagedServer = z.infer<typeof ManagedServerSchema>;
 
+const EngineUrlSchema = z.url({ protocol: /^https?$/, error: 'url must be an absolute http(s) URL' });
+
 export const AddServerSchema = z.object({
-  name: z.string().trim().min(1, 'name is required'),
-  url: z.url({ protocol: /^https?$/, error: 'url must be an absolute http(s) URL' }),
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required'),
+  url: EngineUrlSchema,
 });
 export type AddServer = z.infer<typeof AddServerSchema>;
+
+export const UpdateServerSchema = z
+  .object({
+    name: z.string().trim().min(1, 'name must not be blank').optional(),
+    url: EngineUrlSchema.optional(),
+  })
+  .refine((v) => v.name !== undefined || v.url !== undefined, 'give name and/or url');
+export type UpdateServer = z.infer<typeof UpdateServerSchema>;
+
+export const SetActiveServerSchema = z.object({
+  id: z.string({ error: 'id is required ("local" or a server id)' }).trim().min(1, 'id is required ("local" or a server id)'),
+});

@@ -1,19 +1,19 @@
 import { ConfigError } from '@mockyard/config';
-import { createDbClient } from '@mockyard/db';
 import { createLogger, createShutdown, handleSignals, startServer } from '@mockyard/service-kit';
-import { createApp } from './app';
 import { loadHubConfig } from './config';
+import { createHub } from './create-hub';
 
 async function main() {
   const config = loadHubConfig({ env: process.env });
   const logger = createLogger({ service: 'hub-api', level: config.logLevel });
   const shutdown = createShutdown(logger, config.shutdownTimeoutMs);
   handleSignals(process, shutdown);
-  const db = await createDbClient(config.datasource);
-  shutdown.add('database', () => db.close());
-  const server = await startServer(createApp({ logger, db }), config.port, config.bindAddress);
+  const hub = await createHub({ config, logger });
+  shutdown.add('hub (workers, queues, engine clients, redis, database)', () => hub.stop());
+  await hub.start();
+  const server = await startServer(hub.app, config.port, config.bindAddress);
   shutdown.add('http', () => server.close(config.shutdownTimeoutMs / 2));
-  logger.info({ port: server.port, database: db.kind }, 'hub-api listening');
+  logger.info({ port: server.port, localEngineUrl: config.localEngineUrl, apiKey: config.apiKey ? 'required' : 'off' }, 'hub-api listening');
 }
 
 main().catch((err) => {

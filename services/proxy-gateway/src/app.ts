@@ -1,11 +1,51 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import express, { type Express } from 'express';
 import { ApiRegistry, createServiceApp, finishApp, type Logger } from '@mockyard/service-kit';
+import type { ForwarderOptions } from './forwarding/forward-exchange';
+import type { SelfAddresses } from './forwarding/self-addresses';
+import { registerDocsRoutes } from './routes/docs.routes';
+import { registerHealthRoutes, type CaptureHealth } from './routes/health.routes';
+import { registerInternalRoutes, type InternalTargets } from './routes/internal.routes';
+import { registerProxyRoutes } from './routes/proxy.routes';
 
 export interface GatewayDeps {
   logger: Logger;
+  forwarder: ForwarderOptions;
+  self: SelfAddresses;
+  trustForwardedFor: boolean;
+  targets: InternalTargets;
+  health: CaptureHealth;
 }
 
-export function createApp(deps: GatewayDeps) {
+export interface GatewayApp {
+  app: Express;
+  /** Hand the HTTP server's 'upgrade' events here (WebSockets to the dashboard). */
+  upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): void;
+}
+
+/**
+ * The public gateway: /proxy, its own health, metrics and docs, and the internal services behind one
+ * address. Bodies are never parsed here (every path streams), so the kit's parsers are off.
+ */
+export function createApp(deps: GatewayDeps): GatewayApp {
   const api = new ApiRegistry({ title: 'Mockyard gateway', version: '0.1.0' });
-  const app = createServiceApp({ service: 'proxy-gateway', logger: deps.logger, api });
-  return finishApp(app);
+  const kit = createServiceApp({ service: 'proxy-gateway', logger: deps.logger, rawPaths: ['/'] });
+  registerProxyRoutes(kit, api, { forwarder: deps.forwarder, self: deps.self, trustForwardedFor: deps.trustForwardedFor });
+  registerDocsRoutes(kit, api, [
+    { service: 'traffic-logger', url: deps.targets.loggerUrl },
+    { service: 'hub-api', url: deps.targets.hubUrl },
+  ]);
+  const internal = registerInternalRoutes(kit, deps.targets, deps.logger);
+  finishApp(kit);
+
+  // The kit answers /health/ready itself; the gateway's readiness (200 with DEGRADED while Redis is
+  // away, plus capture counters) is mounted in front of it.
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  registerHealthRoutes(app, api, deps.health);
+  app.use(kit);
+  return { app, upgrade: internal.upgrade, close: internal.close };
 }

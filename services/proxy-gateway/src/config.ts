@@ -1,4 +1,7 @@
 import { bindAddressField, commonFields, configSchemas, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
+import { z } from 'zod';
+
+export const DEFAULT_REDACTED_HEADERS = 'authorization,proxy-authorization,cookie,set-cookie';
 
 export const gatewayConfigFields = {
   ...commonFields,
@@ -10,6 +13,18 @@ export const gatewayConfigFields = {
   loggerUrl: { keys: ['gateway.logger-url'], env: ['LOGGER_URL'], schema: configSchemas.httpUrl, default: 'http://127.0.0.1:8081', doc: 'traffic-logger base URL (/api/*)' },
   hubUrl: { keys: ['gateway.hub-url'], env: ['HUB_API_URL'], schema: configSchemas.httpUrl, default: 'http://127.0.0.1:8082', doc: 'hub-api base URL (/hub/*, /actuator/*, /mcp)' },
   webUrl: { keys: ['gateway.web-url'], env: ['WEB_URL'], schema: configSchemas.httpUrl, default: 'http://127.0.0.1:3000', doc: 'dashboard base URL (everything else)' },
+  proxyTimeoutMs: { keys: ['proxy.timeout-ms'], schema: configSchemas.positiveInt, default: 30000, doc: 'milliseconds to wait for a target\'s response headers before answering 504' },
+  proxyTrustForwardedFor: { keys: ['proxy.trust-forwarded-for'], schema: configSchemas.boolean, default: false, doc: 'take the logged client address from X-Forwarded-For (only behind a trusted proxy)' },
+  proxyVerifyTls: { keys: ['proxy.verify-tls'], schema: configSchemas.boolean, default: true, doc: 'verify https targets\' certificates (false accepts self-signed targets)' },
+  proxyMaxSockets: { keys: ['proxy.max-sockets'], schema: configSchemas.positiveInt, default: 256, doc: 'keep-alive upstream connections per target host' },
+  captureEnabled: { keys: ['capture.enabled'], schema: configSchemas.boolean, default: true, doc: 'publish every exchange to the traffic stream' },
+  captureMaxBodyBytes: { keys: ['capture.max-body-bytes'], schema: configSchemas.nonNegativeInt, default: 262144, doc: 'bytes of each request/response body kept in the log (the rest is marked truncated)' },
+  captureRedactHeaders: { keys: ['capture.redact-headers'], schema: configSchemas.csv, default: DEFAULT_REDACTED_HEADERS, doc: 'comma-separated header names whose values are logged as [redacted] (empty: none)' },
+  captureStreamMaxLength: { keys: ['capture.stream.max-length'], schema: configSchemas.positiveInt, default: 100000, doc: 'approximate cap of the Redis traffic stream (XADD MAXLEN ~)' },
+  captureBufferEvents: { keys: ['capture.buffer.max-events'], schema: configSchemas.positiveInt, default: 10000, doc: 'events held in memory before publishing; past it they go to the spool' },
+  captureBufferBytes: { keys: ['capture.buffer.max-bytes'], schema: configSchemas.positiveInt, default: 67108864, doc: 'bytes of events held in memory before publishing; past it they go to the spool' },
+  captureSpoolDir: { keys: ['capture.spool.dir'], schema: z.string().min(1), default: 'data/spool', doc: 'folder of the local spool file used while Redis is unreachable' },
+  captureSpoolMaxBytes: { keys: ['capture.spool.max-bytes'], schema: configSchemas.positiveInt, default: 268435456, doc: 'unreplayed bytes the spool may hold; events past it are dropped (counted and logged)' },
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

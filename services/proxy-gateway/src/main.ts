@@ -1,16 +1,16 @@
 import { ConfigError } from '@mockyard/config';
-import { createLogger, createShutdown, handleSignals, startServer } from '@mockyard/service-kit';
-import { createApp } from './app';
+import { createLogger, createShutdown, handleSignals } from '@mockyard/service-kit';
 import { loadGatewayConfig } from './config';
+import { startGateway } from './start-gateway';
 
 async function main() {
   const config = loadGatewayConfig({ env: process.env });
   const logger = createLogger({ service: 'proxy-gateway', level: config.logLevel });
   const shutdown = createShutdown(logger, config.shutdownTimeoutMs);
   handleSignals(process, shutdown);
-  const server = await startServer(createApp({ logger }), config.port, config.bindAddress);
-  shutdown.add('http', () => server.close(config.shutdownTimeoutMs / 2));
-  logger.info({ port: server.port }, 'proxy-gateway listening');
+  const gateway = await startGateway(config, logger);
+  shutdown.add('gateway', () => gateway.close(config.shutdownTimeoutMs / 2));
+  logger.info({ port: gateway.port, proxyPort: gateway.proxyPort, capture: config.captureEnabled }, 'proxy-gateway listening');
 }
 
 main().catch((err) => {

@@ -1,13 +1,28 @@
-import type { DbHandle } from '@mockyard/db';
-import { ApiRegistry, createServiceApp, finishApp, type Logger } from '@mockyard/service-kit';
+import { ApiRegistry, createServiceApp, finishApp, type Logger, type ReadinessCheck } from '@mockyard/service-kit';
+import type { ExchangeRepo } from './adapters/exchange.repo';
+import type { LiveFeeds } from './live/live-feeds';
+import { createExchangesRoutes } from './routes/exchanges.routes';
+import { createRequestsRoutes } from './routes/requests.routes';
+import { createStreamRoutes } from './routes/stream.routes';
 
-export interface LoggerDeps {
+export interface LoggerAppDeps {
   logger: Logger;
-  db: DbHandle;
+  repo: ExchangeRepo;
+  feeds: LiveFeeds;
+  readiness: { database: ReadinessCheck; redis: ReadinessCheck };
+  countExactLimit: number;
 }
 
-export function createApp(deps: LoggerDeps) {
-  const api = new ApiRegistry({ title: 'Mockyard traffic log', version: '0.1.0' });
-  const app = createServiceApp({ service: 'traffic-logger', logger: deps.logger, api, readiness: { database: () => deps.db.ping() } });
+/** The read API (reached through the gateway at /api/*), the live feed, health and OpenAPI. */
+export function createApp(deps: LoggerAppDeps) {
+  const api = new ApiRegistry({
+    title: 'Mockyard traffic log',
+    version: '0.1.0',
+    description: 'Logged requests and responses of the traffic proxy: paged, filtered, exported as HAR and followed live.',
+  });
+  const app = createServiceApp({ service: 'traffic-logger', logger: deps.logger, api, readiness: deps.readiness });
+  app.use(createRequestsRoutes({ repo: deps.repo, countExactLimit: deps.countExactLimit }, api));
+  app.use(createExchangesRoutes({ repo: deps.repo }, api));
+  app.use(createStreamRoutes({ feeds: deps.feeds }, api));
   return finishApp(app);
 }

@@ -1,4 +1,16 @@
+import { hostname } from 'node:os';
+import { z } from 'zod';
 import { bindAddressField, commonFields, configSchemas, datasourceField, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
+import { parseDurationMs } from './domain/parse-duration-ms';
+
+const durationSchema = z.union([z.number(), z.string()]).transform((raw, ctx) => {
+  const ms = parseDurationMs(String(raw));
+  if (ms === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'must be a duration like 7d, 12h, 30m, 45s, 500ms, a number of milliseconds, or 0/off' });
+    return z.NEVER;
+  }
+  return ms;
+});
 
 export const loggerConfigFields = {
   ...commonFields,
@@ -7,6 +19,59 @@ export const loggerConfigFields = {
   datasource: datasourceField,
   redisUrl: redisField,
   redisPrefix: redisPrefixField,
+  consumerName: {
+    keys: ['traffic.consumer.name'],
+    env: ['TRAFFIC_CONSUMER_NAME'],
+    schema: z.string().regex(/^[\w.:@-]{1,100}$/, 'must be 1-100 letters, digits, _ . : @ -'),
+    default: `${hostname()}-${process.pid}`,
+    doc: 'this instance\'s name in the consumer group (default <hostname>-<pid>; unique per instance)',
+  },
+  batchSize: { keys: ['traffic.consumer.batch-size'], schema: configSchemas.positiveInt.max(5000, 'must be <= 5000'), default: 500, doc: 'most events stored per database insert' },
+  batchMaxWaitMs: {
+    keys: ['traffic.consumer.batch-max-wait-ms'],
+    schema: configSchemas.nonNegativeInt,
+    default: 20,
+    doc: 'how long a batch keeps collecting after its first event arrived (0: store at once); bounds the added latency',
+  },
+  claimIdleMs: {
+    keys: ['traffic.consumer.claim-idle-ms'],
+    schema: configSchemas.positiveInt,
+    default: 30000,
+    doc: 'pending events idle this long (their consumer died) are claimed by a live instance',
+  },
+  deadLetterMaxLength: { keys: ['traffic.dead-letter.max-length'], schema: configSchemas.positiveInt, default: 10000, doc: 'approximate cap of the dead-letter stream (MAXLEN ~)' },
+  retentionMaxAgeMs: {
+    keys: ['traffic.retention.max-age'],
+    schema: durationSchema,
+    default: '7d',
+    doc: 'exchanges older than this (by start time) are deleted; 7d, 12h, 30m, ms, or 0/off to keep forever',
+  },
+  retentionMaxRows: {
+    keys: ['traffic.retention.max-rows'],
+    schema: configSchemas.nonNegativeInt,
+    default: 1000000,
+    doc: 'keep at most this many exchanges (oldest stored deleted first); 0 for no limit',
+  },
+  retentionIntervalMs: { keys: ['traffic.retention.interval-ms'], schema: configSchemas.positiveInt, default: 60000, doc: 'how often the retention job runs (BullMQ repeatable job)' },
+  countExactLimit: {
+    keys: ['traffic.read.count-exact-limit'],
+    schema: configSchemas.positiveInt,
+    default: 10000,
+    doc: 'totalElements is an exact count up to this many matches, a planner estimate above it (totalElementsExact=false)',
+  },
+  streamHeartbeatMs: { keys: ['traffic.stream.heartbeat-ms'], schema: configSchemas.positiveInt, default: 15000, doc: 'interval of SSE comment heartbeats that keep idle connections open' },
+  streamPollMs: {
+    keys: ['traffic.stream.poll-ms'],
+    schema: configSchemas.positiveInt,
+    default: 1000,
+    doc: 'fallback poll of the live feed for new rows when no Redis announcement arrived (announcements wake it at once)',
+  },
+  streamReplayLimit: {
+    keys: ['traffic.stream.replay-limit'],
+    schema: configSchemas.positiveInt,
+    default: 10000,
+    doc: 'most rows replayed to a client resuming with Last-Event-ID; beyond it the client gets an overflow event',
+  },
 };
 
 export type LoggerConfig = ReturnType<typeof loadLoggerConfig>;

@@ -1,18 +1,22 @@
 import { ConfigError } from '@mockyard/config';
 import { createDbClient } from '@mockyard/db';
 import { createLogger, createShutdown, handleSignals, startServer } from '@mockyard/service-kit';
-import { createApp } from './app';
 import { loadLoggerConfig } from './config';
+import { createTrafficLogger } from './traffic-logger';
 
 async function main() {
   const config = loadLoggerConfig({ env: process.env });
   const logger = createLogger({ service: 'traffic-logger', level: config.logLevel });
   const shutdown = createShutdown(logger, config.shutdownTimeoutMs);
   handleSignals(process, shutdown);
-  const db = await createDbClient(config.datasource);
+  const db = await createDbClient(config.datasource, { migrate: true });
   shutdown.add('database', () => db.close());
-  const server = await startServer(createApp({ logger, db }), config.port, config.bindAddress);
-  shutdown.add('http', () => server.close(config.shutdownTimeoutMs / 2));
+  const logger$ = createTrafficLogger(config, { logger, db });
+  const server = await startServer(logger$.app, config.port, config.bindAddress);
+  shutdown.add('http', () => server.close(config.shutdownTimeoutMs / 4));
+  // Registered last, so it runs first on SIGTERM: stop reading and acking before anything else closes.
+  shutdown.add('traffic consumer', () => logger$.stop(config.shutdownTimeoutMs / 2));
+  await logger$.start();
   logger.info({ port: server.port, database: db.kind }, 'traffic-logger listening');
 }
 

@@ -1,0 +1,4 @@
+export * from './bus-logger';
+export * from './decode-traffic-entry';
+export * from './traffic-consumer';
+export * from './traffic-publisher';

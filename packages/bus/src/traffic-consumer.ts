@@ -1,0 +1,259 @@
+import type Redis from 'ioredis';
+import { redisKeys, TRAFFIC_EVENT_FIELD, type TrafficEvent } from '@mockyard/contracts';
+import type { BusLogger } from './bus-logger';
+import { decodeTrafficEntry } from './decode-traffic-entry';
+
+/** One decoded stream entry handed to the batch handler. */
+export interface TrafficEntry {
+  entryId: string;
+  event: TrafficEvent;
+  /** The entry's JSON as it was on the stream (kept for dead-lettering rejected entries). */
+  raw: string;
+}
+
+/**
+ * What the handler reports after it committed: entries it could not store for a reason that retrying
+ * will not fix (the database rejected the row). They go to the dead letters; everything else is acked.
+ */
+export interface TrafficBatchOutcome {
+  rejected?: { entryId: string; reason: string }[];
+}
+
+/** Stores a batch; resolves only after the commit. Throwing means "nothing stored": nothing is acked. */
+export type TrafficBatchHandler = (entries: TrafficEntry[]) => Promise<TrafficBatchOutcome | void>;
+
+export interface TrafficConsumerOptions {
+  /** Connection for acks, claims and dead letters; the consumer duplicates it for its blocking reads. */
+  redis: Redis;
+  prefix: string;
+  consumerName: string;
+  batchSize: number;
+  /** How long to keep collecting after the first entry of a batch arrived (0: hand over at once). */
+  batchMaxWaitMs: number;
+  /** Pending entries idle longer than this (their consumer died) are claimed by this one. */
+  claimIdleMs: number;
+  deadLetterMaxLength: number;
+  handle: TrafficBatchHandler;
+  logger: BusLogger;
+  /** Pause after a failed batch before it is retried (default 1000). */
+  retryDelayMs?: number;
+}
+
+export interface TrafficConsumerStats {
+  batches: number;
+  acked: number;
+  deadLettered: number;
+  claimed: number;
+  failedBatches: number;
+}
+
+type RawEntry = [id: string, fields: string[] | null];
+
+/**
+ * Reads the traffic stream as one member of the logger's consumer group: at-least-once delivery with
+ * ack after the handler committed, stale pending entries of dead consumers claimed back (XAUTOCLAIM),
+ * undecodable entries moved to the dead-letter stream with their reason.
+ */
+export class TrafficConsumer {
+  readonly stats: TrafficConsumerStats = { batches: 0, acked: 0, deadLettered: 0, claimed: 0, failedBatches: 0 };
+  private readonly keys: ReturnType<typeof redisKeys>;
+  private reader?: Redis;
+  private loop?: Promise<void>;
+  private stopping = false;
+  private claimCursor = '0-0';
+  private wake?: () => void;
+
+  constructor(private readonly options: TrafficConsumerOptions) {
+    this.keys = redisKeys(options.prefix);
+  }
+
+  get isRunning(): boolean {
+    return this.loop !== undefined && !this.stopping;
+  }
+
+  /** Creates the group if needed (from the start of the stream) and starts the read loop. */
+  async start(): Promise<void> {
+    if (this.loop) return;
+    await ensureConsumerGroup(this.options.redis, this.keys.trafficStream, this.keys.trafficConsumerGroup);
+    this.reader = this.options.redis.duplicate({ lazyConnect: true });
+    this.reader.on('error', (err) => this.options.logger.debug({ err: err.message }, 'traffic reader connection error'));
+    await this.reader.connect();
+    this.loop = this.run();
+  }
+
+  /**
+   * Stops reading at once (a blocked read is cut off). A batch already in the handler may finish and be
+   * acked within `graceMs` — it committed, so that is safe; after that it is abandoned unacked and
+   * another consumer claims it later. Entries read but not handled stay pending.
+   */
+  async stop(graceMs = 5000): Promise<void> {
+    if (!this.loop || this.stopping) return;
+    this.stopping = true;
+    this.wake?.();
+    this.reader?.disconnect();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), graceMs);
+    });
+    const outcome = await Promise.race([this.loop.then(() => 'done' as const), timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') this.options.logger.warn({ graceMs }, 'traffic batch abandoned unacked at shutdown');
+  }
+
+  private async run(): Promise<void> {
+    const { logger } = this.options;
+    // Our own pending entries first: a restart under the same consumer name resumes what it had read.
+    let readOwnPending = true;
+    let nextClaimAt = 0;
+    while (!this.stopping) {
+      try {
+        let entries: RawEntry[];
+        if (Date.now() >= nextClaimAt) {
+          nextClaimAt = Date.now() + this.claimPeriodMs();
+          entries = await this.claimStale();
+          if (entries.length === 0) continue;
+        } else if (readOwnPending) {
+          entries = await this.read('0', 0, this.options.batchSize);
+          if (entries.length === 0) {
+            readOwnPending = false;
+            continue;
+          }
+        } else {
+          entries = await this.collectBatch();
+        }
+        if (entries.length === 0 || this.stopping) continue;
+        const handled = await this.process(entries);
+        if (!handled) {
+          readOwnPending = true;
+          await this.pause(this.options.retryDelayMs ?? 1000);
+        }
+      } catch (err) {
+        if (this.stopping) break;
+        logger.warn({ err: (err as Error).message }, 'traffic consumer loop failed; retrying');
+        readOwnPending = true;
+        await this.pause(this.options.retryDelayMs ?? 1000);
+      }
+    }
+  }
+
+  private claimPeriodMs(): number {
+    return Math.min(Math.max(Math.floor(this.options.claimIdleMs / 2), 50), 5000);
+  }
+
+  /** Blocks for the first entries, then keeps reading until the batch is full or its wait is over. */
+  private async collectBatch(): Promise<RawEntry[]> {
+    const { batchSize, batchMaxWaitMs } = this.options;
+    const blockMs = Math.max(this.claimPeriodMs(), 50);
+    const batch = await this.read('>', blockMs, batchSize);
+    if (batch.length === 0 || batch.length >= batchSize || batchMaxWaitMs <= 0) return batch;
+    const deadline = Date.now() + batchMaxWaitMs;
+    while (batch.length < batchSize && !this.stopping) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      const more = await this.read('>', left, batchSize - batch.length);
+      if (more.length === 0) break;
+      batch.push(...more);
+    }
+    return batch;
+  }
+
+  private async read(from: '0' | '>', blockMs: number, count: number): Promise<RawEntry[]> {
+    const reader = this.reader!;
+    const { trafficStream, trafficConsumerGroup } = this.keys;
+    const name = this.options.consumerName;
+    const reply = (blockMs > 0
+      ? await reader.xreadgroup('GROUP', trafficConsumerGroup, name, 'COUNT', count, 'BLOCK', blockMs, 'STREAMS', trafficStream, from)
+      : await reader.xreadgroup('GROUP', trafficConsumerGroup, name, 'COUNT', count, 'STREAMS', trafficStream, from)) as
+      | [string, RawEntry[]][]
+      | null;
+    return reply?.[0]?.[1] ?? [];
+  }
+
+  /** Takes over entries that sat unacked longer than claimIdleMs in another (dead) consumer's list. */
+  private async claimStale(): Promise<RawEntry[]> {
+    const { trafficStream, trafficConsumerGroup } = this.keys;
+    const { redis, consumerName, claimIdleMs, batchSize } = this.options;
+    const reply = (await redis.xautoclaim(trafficStream, trafficConsumerGroup, consumerName, claimIdleMs, this.claimCursor, 'COUNT', batchSize)) as [
+      string,
+      RawEntry[],
+      string[]?,
+    ];
+    this.claimCursor = reply[0];
+    const claimed = reply[1].filter((e) => e !== null);
+    if (claimed.length) {
+      this.stats.claimed += claimed.length;
+      this.options.logger.info({ count: claimed.length, consumer: consumerName }, 'claimed stale traffic entries');
+    }
+    return claimed;
+  }
+
+  /** Decodes, hands over, and acks only what the handler committed. False when the batch must be retried. */
+  private async process(entries: RawEntry[]): Promise<boolean> {
+    const { logger } = this.options;
+    const good: TrafficEntry[] = [];
+    const bad: { entryId: string; raw: string; reason: string }[] = [];
+    const seen = new Set<string>();
+    for (const [entryId, fields] of entries) {
+      if (seen.has(entryId)) continue;
+      seen.add(entryId);
+      const decoded = decodeTrafficEntry(fields);
+      if (decoded.ok) good.push({ entryId, event: decoded.event, raw: decoded.raw });
+      else bad.push({ entryId, raw: decoded.raw, reason: decoded.reason });
+    }
+    if (bad.length) await this.deadLetter(bad);
+    if (good.length === 0) return true;
+    let outcome: TrafficBatchOutcome | void;
+    try {
+      outcome = await this.options.handle(good);
+    } catch (err) {
+      this.stats.failedBatches += 1;
+      logger.warn({ err: (err as Error).message, count: good.length }, 'traffic batch not stored; it stays pending and is retried');
+      return false;
+    }
+    this.stats.batches += 1;
+    const rejected = new Map((outcome?.rejected ?? []).map((r) => [r.entryId, r.reason]));
+    if (rejected.size) {
+      await this.deadLetter(good.filter((e) => rejected.has(e.entryId)).map((e) => ({ entryId: e.entryId, raw: e.raw, reason: rejected.get(e.entryId)! })));
+    }
+    const ackIds = good.filter((e) => !rejected.has(e.entryId)).map((e) => e.entryId);
+    if (ackIds.length) {
+      await this.options.redis.xack(this.keys.trafficStream, this.keys.trafficConsumerGroup, ...ackIds);
+      this.stats.acked += ackIds.length;
+    }
+    return true;
+  }
+
+  /** Copies each entry to the dead-letter stream with its reason and acks it, atomically per batch. */
+  private async deadLetter(entries: { entryId: string; raw: string; reason: string }[]): Promise<void> {
+    const { trafficStream, trafficConsumerGroup, trafficDeadLetter } = this.keys;
+    const tx = this.options.redis.multi();
+    for (const e of entries) {
+      tx.xadd(trafficDeadLetter, 'MAXLEN', '~', this.options.deadLetterMaxLength, '*', TRAFFIC_EVENT_FIELD, e.raw, 'reason', e.reason, 'entryId', e.entryId, 'consumer', this.options.consumerName);
+    }
+    tx.xack(trafficStream, trafficConsumerGroup, ...entries.map((e) => e.entryId));
+    const results = await tx.exec();
+    const failed = results?.find(([err]) => err);
+    if (!results || failed) throw new Error(`dead-lettering failed: ${failed?.[0]?.message ?? 'transaction aborted'}`);
+    this.stats.deadLettered += entries.length;
+    for (const e of entries) this.options.logger.warn({ entryId: e.entryId, reason: e.reason }, 'traffic entry dead-lettered');
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
+/** XGROUP CREATE … 0 MKSTREAM, tolerating an existing group. Reading from 0 keeps events published before the first logger started. */
+export async function ensureConsumerGroup(redis: Redis, stream: string, group: string): Promise<void> {
+  try {
+    await redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
+  } catch (err) {
+    if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
+  }
+}

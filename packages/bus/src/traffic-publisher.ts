@@ -1,0 +1,286 @@
+import CircuitBreaker from 'opossum';
+import type Redis from 'ioredis';
+import { redisKeys, TRAFFIC_EVENT_FIELD, type TrafficEvent } from '@mockyard/contracts';
+import type { BusLogger } from './bus-logger';
+import type { Spool } from './spool';
+
+export { Spool, type SpoolOptions, type SpoolLine } from './spool';
+
+export interface TrafficPublisherOptions {
+  /**
+   * Connection used only for XADD. Create it with `publisherRedisOptions` (no offline queue) so that
+   * commands fail at once while Redis is away instead of piling up in memory.
+   */
+  redis: Redis;
+  prefix: string;
+  spool: Spool;
+  logger: BusLogger;
+  /** Approximate cap of the stream (`MAXLEN ~`). */
+  maxStreamLength?: number;
+  /** In-memory buffer bounds; past either, the buffer is moved to the spool. */
+  maxBufferedEvents?: number;
+  maxBufferedBytes?: number;
+  /** Events per pipelined XADD round trip. */
+  batchSize?: number;
+  /** How often a non-empty spool is retried while Redis is away. */
+  retryIntervalMs?: number;
+  breaker?: { timeoutMs?: number; resetTimeoutMs?: number; errorThresholdPercentage?: number };
+}
+
+export interface TrafficPublisherCounters {
+  /** Events XADDed straight from the buffer. */
+  published: number;
+  /** Events written to the spool. */
+  spooled: number;
+  /** Spooled events XADDed later. */
+  replayed: number;
+  /** Events lost because the spool was full (or a spooled line was unreadable). */
+  dropped: number;
+  /** Events waiting in memory now. */
+  buffered: number;
+  /** Spooled bytes not yet replayed. */
+  spoolPendingBytes: number;
+  breaker: 'closed' | 'open' | 'halfOpen';
+}
+
+/** ioredis options for the publisher's own connection: fail fast, never queue while disconnected. */
+export const publisherRedisOptions = {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  lazyConnect: false,
+  retryStrategy: (attempt: number) => Math.min(200 * attempt, 2000),
+} as const;
+
+interface Pending {
+  id: string;
+  json: string;
+}
+
+/** A pipelined XADD that added only the first `added` lines. */
+class PartialPublishError extends Error {
+  constructor(readonly added: number, cause: Error) {
+    super(`published ${added} events, then: ${cause.message}`);
+  }
+}
+
+/**
+ * Publishes traffic events to the Redis stream without ever blocking the caller: `publish` only
+ * appends to a bounded buffer; a single drain loop XADDs batches through an opossum circuit breaker.
+ * When Redis fails (or the breaker is open), events go to the append-only spool; once anything is
+ * spooled, newer events queue behind it there, and the spool is replayed in order when Redis answers
+ * again, so the stream keeps the order in which exchanges finished.
+ */
+export class TrafficPublisher {
+  private readonly stream: string;
+  private readonly maxStreamLength: number;
+  private readonly maxBufferedEvents: number;
+  private readonly maxBufferedBytes: number;
+  private readonly batchSize: number;
+  private readonly retryIntervalMs: number;
+  private readonly breaker: CircuitBreaker<[string[]], number>;
+  private buffer: Pending[] = [];
+  private bufferedBytes = 0;
+  private draining: Promise<void> | undefined;
+  private scheduled = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly counts = { published: 0, spooled: 0, replayed: 0, dropped: 0 };
+
+  constructor(private readonly options: TrafficPublisherOptions) {
+    this.stream = redisKeys(options.prefix).trafficStream;
+    this.maxStreamLength = options.maxStreamLength ?? 100_000;
+    this.maxBufferedEvents = options.maxBufferedEvents ?? 10_000;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? 64 * 1024 * 1024;
+    this.batchSize = options.batchSize ?? 200;
+    this.retryIntervalMs = options.retryIntervalMs ?? 1000;
+    this.breaker = new CircuitBreaker((lines: string[]) => this.xaddLines(lines), {
+      name: 'traffic-stream',
+      timeout: options.breaker?.timeoutMs ?? 3000,
+      resetTimeout: options.breaker?.resetTimeoutMs ?? 1000,
+      errorThresholdPercentage: options.breaker?.errorThresholdPercentage ?? 50,
+    });
+    this.breaker.on('open', () => options.logger.warn({ stream: this.stream }, 'traffic stream breaker opened; spooling events'));
+    this.breaker.on('close', () => {
+      options.logger.info({ stream: this.stream }, 'traffic stream breaker closed');
+      this.scheduleDrain();
+    });
+    this.breaker.on('halfOpen', () => this.scheduleDrain());
+  }
+
+  /** Opens the spool and replays whatever an earlier process left in it. */
+  start(): void {
+    this.options.spool.open();
+    this.retryTimer = setInterval(() => {
+      if (this.options.spool.hasPending || this.buffer.length) this.scheduleDrain();
+    }, this.retryIntervalMs);
+    this.retryTimer.unref();
+    this.scheduleDrain();
+  }
+
+  /** Hands an event over; returns at once. Serialisation happens here, I/O later in the drain loop. */
+  publish(event: TrafficEvent): void {
+    const json = JSON.stringify(event);
+    if (this.stopped) {
+      this.spoolAll([{ id: event.id, json }]);
+      return;
+    }
+    this.buffer.push({ id: event.id, json });
+    this.bufferedBytes += json.length;
+    if (this.buffer.length > this.maxBufferedEvents || this.bufferedBytes > this.maxBufferedBytes) {
+      this.spoolAll(this.takeBuffer(this.buffer.length));
+    }
+    this.scheduleDrain();
+  }
+
+  counters(): TrafficPublisherCounters {
+    return {
+      ...this.counts,
+      buffered: this.buffer.length,
+      spoolPendingBytes: this.options.spool.pendingBytes,
+      breaker: this.breaker.opened ? 'open' : this.breaker.halfOpen ? 'halfOpen' : 'closed',
+    };
+  }
+
+  /** Resolves once nothing is buffered and the spool is empty (or the breaker is open); for tests and shutdown. */
+  async flush(): Promise<void> {
+    for (;;) {
+      if (this.draining) await this.draining;
+      if (this.buffer.length === 0 && (!this.options.spool.hasPending || this.breaker.opened)) return;
+      await this.runDrain();
+    }
+  }
+
+  /** Publishes what it can, spools the rest, and closes the spool. */
+  async stop(): Promise<void> {
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    await this.flush();
+    this.stopped = true;
+    this.spoolAll(this.takeBuffer(this.buffer.length));
+    this.breaker.shutdown();
+    this.options.spool.close();
+  }
+
+  private scheduleDrain(): void {
+    if (this.scheduled || this.draining || this.stopped) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.draining || this.stopped) return;
+      void this.runDrain();
+    });
+  }
+
+  private runDrain(): Promise<void> {
+    const run: Promise<void> = this.drain().finally(() => {
+      if (this.draining === run) this.draining = undefined;
+      if (!this.stopped && this.buffer.length && !this.breaker.opened) this.scheduleDrain();
+    });
+    this.draining = run;
+    return run;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (;;) {
+        if (this.options.spool.hasPending) {
+          // Newer events wait behind the spooled ones so the stream keeps their order.
+          if (this.buffer.length) this.spoolAll(this.takeBuffer(this.buffer.length));
+          if (this.breaker.opened || !(await this.replayBatch())) return;
+          continue;
+        }
+        if (this.buffer.length === 0) return;
+        const batch = this.takeBuffer(this.batchSize);
+        if (this.breaker.opened) {
+          this.spoolAll(batch);
+          return;
+        }
+        const added = await this.send(batch.map((p) => p.json));
+        this.counts.published += added;
+        if (added < batch.length) this.spoolAll(batch.slice(added));
+      }
+    } catch (err) {
+      this.options.logger.error({ err }, 'traffic publisher drain failed');
+    }
+  }
+
+  /** XADDs the next spooled lines; says whether all of them went through. */
+  private async replayBatch(): Promise<boolean> {
+    const spool = this.options.spool;
+    const lines = spool.readLines(this.batchSize);
+    if (lines.length === 0) return true;
+    const readable = lines.filter((l) => isJsonObjectLine(l.line));
+    if (readable.length < lines.length) {
+      const unreadable = lines.length - readable.length;
+      this.counts.dropped += unreadable;
+      this.options.logger.warn({ unreadable, spool: spool.path }, 'unreadable spool lines dropped');
+    }
+    if (readable.length === 0) {
+      spool.commit(lines[lines.length - 1].endOffset);
+      return true;
+    }
+    const added = await this.send(readable.map((l) => l.line));
+    this.counts.replayed += added;
+    if (added === readable.length) {
+      spool.commit(lines[lines.length - 1].endOffset);
+      return true;
+    }
+    if (added > 0) spool.commit(readable[added - 1].endOffset);
+    return false;
+  }
+
+  /** Number of lines that reached the stream (a prefix of `lines`). Never throws. */
+  private async send(lines: string[]): Promise<number> {
+    try {
+      return await this.breaker.fire(lines);
+    } catch (err) {
+      if (err instanceof PartialPublishError) return err.added;
+      return 0;
+    }
+  }
+
+  private async xaddLines(lines: string[]): Promise<number> {
+    const pipeline = this.options.redis.pipeline();
+    for (const line of lines) pipeline.xadd(this.stream, 'MAXLEN', '~', this.maxStreamLength, '*', TRAFFIC_EVENT_FIELD, line);
+    const results = (await pipeline.exec()) ?? [];
+    let added = 0;
+    for (const [err] of results) {
+      if (err) throw new PartialPublishError(added, err);
+      added += 1;
+    }
+    if (added < lines.length) throw new PartialPublishError(added, new Error('pipeline returned fewer results'));
+    return added;
+  }
+
+  private takeBuffer(count: number): Pending[] {
+    const taken = this.buffer.splice(0, count);
+    for (const p of taken) this.bufferedBytes -= p.json.length;
+    return taken;
+  }
+
+  private spoolAll(events: Pending[]): void {
+    for (const e of events) {
+      let written = false;
+      try {
+        written = this.options.spool.tryAppend(e.json);
+      } catch (err) {
+        this.options.logger.error({ err, eventId: e.id }, 'spool write failed');
+      }
+      if (written) {
+        this.counts.spooled += 1;
+        continue;
+      }
+      this.counts.dropped += 1;
+      this.options.logger.warn({ eventId: e.id, spoolPendingBytes: this.options.spool.pendingBytes }, 'traffic event dropped: spool full');
+    }
+  }
+}
+
+function isJsonObjectLine(line: string): boolean {
+  if (!line.startsWith('{') || !line.endsWith('}')) return false;
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}

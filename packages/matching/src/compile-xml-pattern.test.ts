@@ -1,0 +1,50 @@
+import { compileContentPattern } from './compile-content-pattern';
+
+describe('equalToXml', () => {
+  it.each<[string, Record<string, unknown>, string, boolean]>([
+    ['ignores whitespace between elements', { equalToXml: '<a><b>1</b></a>' }, '<a>\n  <b>1</b>\n</a>', true],
+    ['ignores attribute order', { equalToXml: '<a x="1" y="2"/>' }, '<a y="2" x="1"/>', true],
+    ['notices a different text', { equalToXml: '<a><b>1</b></a>' }, '<a><b>2</b></a>', false],
+    ['notices a missing element', { equalToXml: '<a><b/><c/></a>' }, '<a><b/></a>', false],
+    ['notices an extra element', { equalToXml: '<a><b/></a>' }, '<a><b/><c/></a>', false],
+    ['notices element order', { equalToXml: '<a><b/><c/></a>' }, '<a><c/><b/></a>', false],
+    ['ignores element order with ignoreOrderOfSameNode', { equalToXml: '<a><b/><c/></a>', ignoreOrderOfSameNode: true }, '<a><c/><b/></a>', true],
+    ['compares namespaces, not prefixes', { equalToXml: '<x:a xmlns:x="urn:1"/>' }, '<y:a xmlns:y="urn:1"/>', true],
+    ['accepts ${xmlunit.ignore} with enablePlaceholders', { equalToXml: '<a><id>${xmlunit.ignore}</id></a>', enablePlaceholders: true }, '<a><id>123</id></a>', true],
+    ['treats ${xmlunit.ignore} literally without enablePlaceholders', { equalToXml: '<a><id>${xmlunit.ignore}</id></a>' }, '<a><id>123</id></a>', false],
+    ['misses a body that is not XML', { equalToXml: '<a/>' }, 'not xml', false],
+  ])('%s', (_name, spec, actual, exact) => {
+    const d = compileContentPattern(spec, 'p').distance(actual);
+    expect(d >= 0 && d <= 1).toBe(true);
+    expect(d === 0).toBe(exact);
+  });
+
+  it('rejects an expected document that is not XML', () => {
+    expect(() => compileContentPattern({ equalToXml: '<a>' }, 'p')).toThrow(/not well-formed/);
+  });
+});
+
+describe('matchesXPath', () => {
+  const body = '<order xmlns:s="urn:shop"><id>7</id><item sku="A1">Pen</item><item sku="B2">Ink</item><s:total>12.5</s:total></order>';
+  it.each<[string, Record<string, unknown>, boolean]>([
+    ['an existing node', { matchesXPath: '/order/id' }, true],
+    ['a missing node', { matchesXPath: '/order/nope' }, false],
+    ['a predicate', { matchesXPath: "/order/item[@sku='B2']" }, true],
+    ['a boolean expression', { matchesXPath: 'count(/order/item) = 2' }, true],
+    ['a false boolean expression', { matchesXPath: 'count(/order/item) = 3' }, false],
+    ['equalTo sub-matcher on text', { matchesXPath: { expression: '/order/id/text()', equalTo: '7' } }, true],
+    ['equalTo sub-matcher on an element', { matchesXPath: { expression: '/order/id', equalTo: '7' } }, true],
+    ['any selected node may match', { matchesXPath: { expression: '/order/item', equalTo: 'Ink' } }, true],
+    ['contains sub-matcher miss', { matchesXPath: { expression: '/order/item', contains: 'Paper' } }, false],
+    ['an attribute with matches', { matchesXPath: { expression: '/order/item/@sku', matches: '[A-Z][0-9]' } }, true],
+    ['namespaces', { matchesXPath: '/order/shop:total', xPathNamespaces: { shop: 'urn:shop' } }, true],
+    ['equalToXml sub-matcher', { matchesXPath: { expression: '/order/item[1]', equalToXml: '<item sku="A1">Pen</item>' } }, true],
+  ])('%s', (_name, spec, exact) => {
+    const d = compileContentPattern(spec, 'p').distance(body);
+    expect(d === 0).toBe(exact);
+  });
+
+  it('rejects an invalid XPath', () => {
+    expect(() => compileContentPattern({ matchesXPath: '/a[' }, 'p')).toThrow(/invalid XPath/);
+  });
+});

@@ -1,0 +1,54 @@
+import { AdminError } from '../domain/admin-error';
+import type { MockEngine } from '../domain/mock-engine';
+import { addAdminRoute, readInt, readJson, type AdminRouteContext } from './admin-route';
+
+/** WireMock's `/__admin/mappings` family. */
+export function registerMappingRoutes(ctx: AdminRouteContext, engine: MockEngine) {
+  addAdminRoute(ctx, 'get', '/mappings', 'List stub mappings (limit, offset)', (req) => {
+    const limit = readInt(req.query.limit, 'limit');
+    const offset = readInt(req.query.offset, 'offset') ?? 0;
+    const all = engine.allStubs();
+    const page = all.slice(offset, limit === undefined ? undefined : offset + limit);
+    return { mappings: page, meta: { total: all.length } };
+  });
+  addAdminRoute(ctx, 'post', '/mappings', 'Create a stub mapping', (req) => engine.createStub(readJson(req)), 201);
+  addAdminRoute(ctx, 'post', '/mappings/new', 'Create a stub mapping (deprecated path)', (req) => engine.createStub(readJson(req)), 201);
+  addAdminRoute(ctx, 'delete', '/mappings', 'Delete every stub mapping', async () => {
+    await engine.removeAllStubs();
+  });
+  addAdminRoute(ctx, 'post', '/mappings/reset', 'Reset stub mappings to what is on disk', async () => {
+    await engine.loadFromDisk();
+  });
+  addAdminRoute(ctx, 'post', '/mappings/save', 'Save all stub mappings to the mappings folder', async () => {
+    await engine.saveAll();
+  });
+  addAdminRoute(ctx, 'post', '/mappings/import', 'Import stub mappings (duplicatePolicy, deleteAllNotInImport)', async (req) => {
+    await engine.importStubs(readJson(req));
+  });
+  addAdminRoute(ctx, 'post', '/mappings/find-by-metadata', 'Find stub mappings by metadata', (req) => {
+    const mappings = engine.findByMetadata(readJson(req));
+    return { mappings, meta: { total: mappings.length } };
+  });
+  addAdminRoute(ctx, 'post', '/mappings/remove-by-metadata', 'Remove stub mappings by metadata', async (req) => {
+    await engine.removeByMetadata(readJson(req));
+  });
+  addAdminRoute(ctx, 'post', '/mappings/remove', 'Remove a stub mapping by id or identical request (deprecated path)', async (req) => {
+    const body = readJson(req) as { id?: string; uuid?: string; request?: unknown } | undefined;
+    const id = body?.id ?? body?.uuid;
+    if (id) return void (await engine.removeStub(id));
+    const same = engine.allStubs().find((s) => JSON.stringify(s.request) === JSON.stringify(body?.request));
+    if (!same) throw AdminError.notFound('No stub mapping with that id or request');
+    await engine.removeStub(same.id);
+  });
+  addAdminRoute(ctx, 'post', '/mappings/edit', 'Replace a stub mapping by the id in its body (deprecated path)', (req) => {
+    const body = readJson(req) as { id?: string; uuid?: string } | undefined;
+    const id = body?.id ?? body?.uuid;
+    if (!id) throw AdminError.invalidEntity([{ path: '/id', message: 'id is required' }]);
+    return engine.updateStub(id, body);
+  });
+  addAdminRoute(ctx, 'get', '/mappings/:id', 'Get one stub mapping', (req) => engine.getStub(String(req.params.id)));
+  addAdminRoute(ctx, 'put', '/mappings/:id', 'Replace one stub mapping', (req) => engine.updateStub(String(req.params.id), readJson(req)));
+  addAdminRoute(ctx, 'delete', '/mappings/:id', 'Delete one stub mapping', async (req) => {
+    await engine.removeStub(String(req.params.id));
+  });
+}

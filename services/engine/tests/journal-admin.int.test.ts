@@ -1,0 +1,113 @@
+import { call, startTestEngine, type TestEngine } from './engine-harness';
+
+let engine: TestEngine;
+beforeAll(async () => {
+  engine = await startTestEngine();
+});
+afterAll(() => engine.stop({ removeRoot: true }));
+beforeEach(() => call(engine.url, 'POST', '/__admin/reset'));
+
+async function seed() {
+  await call(engine.url, 'POST', '/__admin/mappings', { name: 'users', request: { method: 'GET', urlPath: '/users' }, response: { status: 200, body: 'users' } });
+  await call(engine.url, 'GET', '/users?page=1', undefined, { 'x-trace': 'one' });
+  await call(engine.url, 'POST', '/orders', 'hello', { 'content-type': 'text/plain' });
+}
+
+describe('/__admin/requests', () => {
+  it('lists serve events newest first with a total and honours limit', async () => {
+    await seed();
+    const all = (await call(engine.url, 'GET', '/__admin/requests')).json();
+    expect(all.meta.total).toBe(2);
+    expect(all.requestJournalDisabled).toBe(false);
+    expect(all.requests.map((e: any) => e.request.url)).toEqual(['/orders', '/users?page=1']);
+    expect(all.requests[1]).toMatchObject({ wasMatched: true, stubMapping: { name: 'users' }, response: { status: 200, body: 'users' } });
+    expect(all.requests[1].request).toMatchObject({ method: 'GET', headers: { 'x-trace': 'one' }, queryParams: { page: { values: ['1'] } } });
+    expect(all.requests[0]).toMatchObject({ wasMatched: false, request: { method: 'POST', body: 'hello' }, response: { status: 404 } });
+    const limited = (await call(engine.url, 'GET', '/__admin/requests?limit=1')).json();
+    expect(limited.requests).toHaveLength(1);
+  });
+
+  it('filters by since', async () => {
+    await seed();
+    const future = new Date(Date.now() + 60000).toISOString();
+    expect((await call(engine.url, 'GET', `/__admin/requests?since=${future}`)).json().requests).toHaveLength(0);
+    expect((await call(engine.url, 'GET', '/__admin/requests?since=2000-01-01T00:00:00Z')).json().requests).toHaveLength(2);
+    expect((await call(engine.url, 'GET', '/__admin/requests?since=yesterday')).status).toBe(400);
+  });
+
+  it('gets and deletes one event, 404 when unknown, and clears the journal', async () => {
+    await seed();
+    const [first] = (await call(engine.url, 'GET', '/__admin/requests')).json().requests;
+    expect((await call(engine.url, 'GET', `/__admin/requests/${first.id}`)).json().id).toBe(first.id);
+    expect((await call(engine.url, 'DELETE', `/__admin/requests/${first.id}`)).status).toBe(200);
+    expect((await call(engine.url, 'GET', `/__admin/requests/${first.id}`)).status).toBe(404);
+    expect((await call(engine.url, 'DELETE', '/__admin/requests')).status).toBe(200);
+    expect((await call(engine.url, 'GET', '/__admin/requests')).json().meta.total).toBe(0);
+  });
+
+  it('counts, finds and removes requests by request pattern', async () => {
+    await seed();
+    const pattern = { method: 'GET', urlPath: '/users', headers: { 'X-Trace': { equalTo: 'one' } } };
+    expect((await call(engine.url, 'POST', '/__admin/requests/count', pattern)).json().count).toBe(1);
+    expect((await call(engine.url, 'POST', '/__admin/requests/count', { method: 'DELETE' })).json().count).toBe(0);
+    const found = (await call(engine.url, 'POST', '/__admin/requests/find', { urlPathPattern: '/.*' })).json().requests;
+    expect(found.map((r: any) => r.url)).toEqual(['/users?page=1', '/orders']);
+    expect((await call(engine.url, 'POST', '/__admin/requests/count', { urlPathPattern: '(' })).status).toBe(422);
+    await call(engine.url, 'POST', '/__admin/requests/remove', { method: 'POST' });
+    expect((await call(engine.url, 'GET', '/__admin/requests')).json().meta.total).toBe(1);
+  });
+
+  it('lists unmatched requests and their near misses with a distance', async () => {
+    await seed();
+    await call(engine.url, 'GET', '/userz');
+    const unmatched = (await call(engine.url, 'GET', '/__admin/requests/unmatched')).json().requests;
+    expect(unmatched.map((r: any) => r.url)).toEqual(['/orders', '/userz']);
+    const nearMisses = (await call(engine.url, 'GET', '/__admin/requests/unmatched/near-misses')).json().nearMisses;
+    const forUserz = nearMisses.find((n: any) => n.request.url === '/userz');
+    expect(forUserz).toMatchObject({ stubMapping: { name: 'users' }, matchResult: { distance: expect.any(Number) } });
+    expect(forUserz.matchResult.distance).toBeGreaterThan(0);
+    expect(forUserz.matchResult.distance).toBeLessThan(1);
+  });
+
+  it('answers near misses for a given request and for a given request pattern', async () => {
+    await seed();
+    const byRequest = (await call(engine.url, 'POST', '/__admin/near-misses/request', { url: '/user', method: 'GET' })).json().nearMisses;
+    expect(byRequest[0]).toMatchObject({ stubMapping: { name: 'users' }, matchResult: { distance: expect.any(Number) } });
+    const byPattern = (await call(engine.url, 'POST', '/__admin/near-misses/request-pattern', { method: 'POST', urlPath: '/order' })).json().nearMisses;
+    expect(byPattern[0]).toMatchObject({ request: { url: '/orders' }, requestPattern: { urlPath: '/order' } });
+    expect(byPattern[0].matchResult.distance).toBeLessThan(byPattern[1].matchResult.distance);
+  });
+
+  it('answers an unmatched request with 404 and a readable report naming the closest stub', async () => {
+    await seed();
+    const res = await call(engine.url, 'POST', '/users');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toMatch(/Request was not matched/);
+    expect(res.text).toContain('users');
+  });
+});
+
+describe('a bounded and a disabled journal', () => {
+  it('keeps only the newest max-entries events', async () => {
+    const small = await startTestEngine({ journalMaxEntries: 2 });
+    try {
+      for (const p of ['/1', '/2', '/3']) await call(small.url, 'GET', p);
+      const list = (await call(small.url, 'GET', '/__admin/requests')).json();
+      expect(list.requests.map((r: any) => r.request.url)).toEqual(['/3', '/2']);
+    } finally {
+      await small.stop({ removeRoot: true });
+    }
+  });
+
+  it('reports requestJournalDisabled and stores nothing when disabled', async () => {
+    const off = await startTestEngine({ isJournalEnabled: false });
+    try {
+      await call(off.url, 'GET', '/x');
+      const list = (await call(off.url, 'GET', '/__admin/requests')).json();
+      expect(list).toMatchObject({ requests: [], requestJournalDisabled: true });
+    } finally {
+      await off.stop({ removeRoot: true });
+    }
+  });
+});

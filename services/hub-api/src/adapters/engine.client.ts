@@ -1,0 +1,163 @@
+import http from 'node:http';
+import https from 'node:https';
+import axios, { AxiosError, type AxiosInstance } from 'axios';
+import CircuitBreaker from 'opossum';
+import type { Logger } from '@mockyard/service-kit';
+import type { EngineAdmin, EngineCall, EngineProbe, EngineReply } from '../domain/engine-admin';
+import type { EngineRef } from '../domain/engine-ref';
+import { EngineFailedError, EngineRejectedError, EngineTimeoutError, EngineUnavailableError, EngineUnreachableError } from '../domain/hub-errors';
+import { describeEngineError } from './describe-engine-error';
+
+export interface EngineClientOptions {
+  timeoutMs: number;
+  insecureTls: boolean;
+  breaker: { volumeThreshold: number; errorThresholdPercentage: number; resetTimeoutMs: number; rollingWindowMs: number };
+  logger: Logger;
+}
+
+interface Client {
+  url: string;
+  http: AxiosInstance;
+  breaker: CircuitBreaker<[EngineCall], EngineReply>;
+  openedAt: number | null;
+}
+
+/** Thrown inside the breaker for replies that count as the engine failing (5xx). */
+class EngineServerError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`engine answered ${status}`);
+  }
+}
+
+/**
+ * One axios client per engine (timeout, keep-alive agents) wrapped in one opossum circuit breaker per
+ * engine. Network errors, timeouts and 5xx count against the breaker; an engine's own 4xx is a
+ * successful call for the breaker and is passed through as EngineRejectedError.
+ */
+export class EngineClientPool implements EngineAdmin {
+  private readonly clients = new Map<string, Client>();
+  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  private readonly httpsAgent: https.Agent;
+
+  constructor(private readonly options: EngineClientOptions) {
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 32, rejectUnauthorized: !options.insecureTls });
+  }
+
+  async call(engine: EngineRef, call: EngineCall): Promise<EngineReply> {
+    const client = this.clientFor(engine);
+    let reply: EngineReply;
+    try {
+      reply = await client.breaker.fire(call);
+    } catch (err) {
+      throw this.toEngineError(engine, client, err);
+    }
+    if (reply.status >= 400) throw new EngineRejectedError(engine, reply.status, describeEngineError(engine, reply.status, reply.body), reply.body);
+    return reply;
+  }
+
+  /** A health probe: bypasses the breaker (so a recovered engine is noticed), never throws. */
+  async probe(engine: EngineRef, timeoutMs: number): Promise<EngineProbe> {
+    const client = this.clientFor(engine);
+    const started = process.hrtime.bigint();
+    const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
+    try {
+      const res = await client.http.request({ method: 'GET', url: '/mappings', params: { limit: 1 }, timeout: timeoutMs });
+      const responseTimeMs = elapsed();
+      if (res.status !== 200) return { isUp: false, stubCount: null, responseTimeMs, error: `GET /__admin/mappings answered ${res.status}` };
+      const total = (res.data as { meta?: { total?: unknown } } | undefined)?.meta?.total;
+      return { isUp: true, stubCount: typeof total === 'number' ? total : null, responseTimeMs, error: null };
+    } catch (err) {
+      return { isUp: false, stubCount: null, responseTimeMs: elapsed(), error: networkMessage(err, timeoutMs) };
+    }
+  }
+
+  forget(engineId: string): void {
+    const client = this.clients.get(engineId);
+    if (!client) return;
+    client.breaker.shutdown();
+    this.clients.delete(engineId);
+  }
+
+  /** State of an engine's breaker, for logs and health details. */
+  breakerState(engineId: string): 'CLOSED' | 'OPEN' | 'HALF_OPEN' | null {
+    const b = this.clients.get(engineId)?.breaker;
+    if (!b) return null;
+    return b.opened ? 'OPEN' : b.halfOpen ? 'HALF_OPEN' : 'CLOSED';
+  }
+
+  close(): void {
+    for (const id of [...this.clients.keys()]) this.forget(id);
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  private clientFor(engine: EngineRef): Client {
+    const existing = this.clients.get(engine.id);
+    if (existing && existing.url === engine.url) return existing;
+    if (existing) this.forget(engine.id);
+    const instance = axios.create({
+      baseURL: `${engine.url}/__admin`,
+      timeout: this.options.timeoutMs,
+      httpAgent: this.httpAgent,
+      httpsAgent: this.httpsAgent,
+      validateStatus: () => true,
+      maxRedirects: 0,
+      // the hub passes JSON through untouched; axios must not guess at other shapes
+      transitional: { silentJSONParsing: true, forcedJSONParsing: true, clarifyTimeoutError: true },
+      headers: { Accept: 'application/json' },
+    });
+    const action = async (call: EngineCall): Promise<EngineReply> => {
+      const res = await instance.request({ method: call.method, url: call.path, params: call.query, data: call.body });
+      if (res.status >= 500) throw new EngineServerError(res.status, res.data);
+      return { status: res.status, body: res.data === '' ? undefined : res.data };
+    };
+    const { breaker: b } = this.options;
+    const breaker = new CircuitBreaker(action, {
+      name: `engine:${engine.id}`,
+      timeout: false, // axios enforces the timeout
+      errorThresholdPercentage: b.errorThresholdPercentage,
+      volumeThreshold: b.volumeThreshold,
+      resetTimeout: b.resetTimeoutMs,
+      rollingCountTimeout: b.rollingWindowMs,
+    });
+    const client: Client = { url: engine.url, http: instance, breaker, openedAt: null };
+    const log = this.options.logger.child({ engineId: engine.id, engineUrl: engine.url });
+    breaker.on('open', () => {
+      client.openedAt = Date.now();
+      log.warn({ resetTimeoutMs: b.resetTimeoutMs }, 'engine circuit breaker opened');
+    });
+    breaker.on('halfOpen', () => log.info('engine circuit breaker half-open'));
+    breaker.on('close', () => {
+      client.openedAt = null;
+      log.info('engine circuit breaker closed');
+    });
+    this.clients.set(engine.id, client);
+    return client;
+  }
+
+  private toEngineError(engine: EngineRef, client: Client, err: unknown) {
+    if ((err as { code?: string }).code === 'EOPENBREAKER') {
+      const remainingMs = client.openedAt === null ? this.options.breaker.resetTimeoutMs : client.openedAt + this.options.breaker.resetTimeoutMs - Date.now();
+      return new EngineUnavailableError(engine, Math.max(1, Math.ceil(remainingMs / 1000)));
+    }
+    if (err instanceof EngineServerError) {
+      return new EngineFailedError(engine, describeEngineError(engine, err.status, err.body), err.status);
+    }
+    if (err instanceof AxiosError && (err.code === 'ETIMEDOUT' || err.code === 'ECONNABORTED')) {
+      return new EngineTimeoutError(engine, this.options.timeoutMs);
+    }
+    return new EngineUnreachableError(engine, `engine ${engine.id} (${engine.url}) is unreachable: ${networkMessage(err, this.options.timeoutMs)}`);
+  }
+}
+
+function networkMessage(err: unknown, timeoutMs: number): string {
+  if (err instanceof AxiosError) {
+    if (err.code === 'ETIMEDOUT' || err.code === 'ECONNABORTED') return `no answer within ${timeoutMs} ms`;
+    const cause = (err.cause as { code?: string; message?: string } | undefined) ?? {};
+    return [err.code ?? cause.code, cause.message ?? err.message].filter(Boolean).join(' ');
+  }
+  return (err as Error)?.message ?? String(err);
+}

@@ -1,0 +1,48 @@
+import axios, { AxiosError, type AxiosInstance } from 'axios';
+import { z } from 'zod';
+import { DependencyError } from '../domain/hub-errors';
+
+export const TrafficSearchSchema = z.object({
+  page: z.number().int().min(0).optional(),
+  size: z.number().int().min(1).max(1000).optional(),
+  method: z.string().optional(),
+  status: z.number().int().optional(),
+  host: z.string().optional(),
+  path: z.string().optional(),
+  q: z.string().optional(),
+  source: z.string().optional(),
+  /** Only exchanges served by this engine (passed to the logger as a filter). */
+  engineId: z.string().optional(),
+});
+export type TrafficSearch = z.infer<typeof TrafficSearchSchema>;
+
+const TrafficPageSchema = z.looseObject({
+  content: z.array(z.looseObject({})),
+  totalElements: z.number(),
+});
+
+/** Reads the traffic-logger's `GET /api/requests` (Spring-style page envelope) for the MCP search tool. */
+export class TrafficLogClient {
+  private readonly http: AxiosInstance;
+
+  constructor(
+    private readonly baseUrl: string,
+    timeoutMs: number,
+  ) {
+    this.http = axios.create({ baseURL: baseUrl.replace(/\/+$/, ''), timeout: timeoutMs, validateStatus: () => true });
+  }
+
+  async searchRequests(search: TrafficSearch): Promise<z.infer<typeof TrafficPageSchema>> {
+    let res;
+    try {
+      res = await this.http.get('/api/requests', { params: search });
+    } catch (err) {
+      const reason = err instanceof AxiosError ? (err.code ?? err.message) : String(err);
+      throw new DependencyError('traffic-logger', `the traffic logger at ${this.baseUrl} is unreachable: ${reason}`);
+    }
+    if (res.status !== 200) throw new DependencyError('traffic-logger', `the traffic logger answered ${res.status} to GET /api/requests: ${JSON.stringify(res.data).slice(0, 300)}`);
+    const page = TrafficPageSchema.safeParse(res.data);
+    if (!page.success) throw new DependencyError('traffic-logger', 'the traffic logger sent a page the hub cannot read');
+    return page.data;
+  }
+}

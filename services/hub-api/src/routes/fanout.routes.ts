@@ -1,0 +1,53 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { ProblemSchema, StubMappingSchema } from '@mockyard/contracts';
+import { HttpProblem, parseInput, type ApiRegistry } from '@mockyard/service-kit';
+import type { EngineRef } from '../domain/engine-ref';
+import { parseTargetSelector } from '../domain/target-selector';
+import type { HubContext } from '../hub-context';
+import { FanoutModeSchema } from '../jobs/job-definitions';
+import { IdParams } from './engine-target';
+
+const tags = ['fan-out'];
+
+export const StartFanoutSchema = z
+  .object({
+    serverIds: z.array(z.string()).min(1, 'give at least one server id ("local" or a UUID)').optional(),
+    all: z.boolean().optional(),
+    mappings: z.array(StubMappingSchema),
+    mode: FanoutModeSchema.default('import'),
+  })
+  .refine((v) => (v.all === true) !== (v.serverIds !== undefined), 'give either serverIds or all: true');
+
+/** Push one set of stubs to several engines at once: a BullMQ job per engine, results to poll. */
+export function fanoutRoutes(hub: HubContext, api: ApiRegistry): Router {
+  const r = Router();
+
+  api.add({
+    method: 'post', path: '/hub/admin/fanout', tags, body: StartFanoutSchema,
+    summary: 'Push stubs to many engines (import merges by id; replace also removes their other stubs, keeping the engine proxy)',
+    responses: { 202: { description: 'accepted; poll Location for per-engine results' }, 400: { description: 'invalid input', schema: ProblemSchema }, 404: { description: 'an unknown server id (nothing enqueued)', schema: ProblemSchema } },
+  });
+  r.post('/fanout', async (req, res) => {
+    const queues = hub.queues;
+    if (!queues) throw HttpProblem.unavailable('fan-out needs Redis, which this hub process was started without');
+    const input = parseInput(StartFanoutSchema, req.body, 'body');
+    let engines: EngineRef[];
+    if (input.all) engines = await hub.registry.listEngines();
+    else {
+      const ids = [...new Set(input.serverIds!)];
+      engines = await Promise.all(ids.map((id) => hub.registry.resolve(parseTargetSelector(id, 'serverIds[]'))));
+    }
+    const status = await queues.startFanout({ engines, mappings: input.mappings, mode: input.mode });
+    req.log.info({ fanoutId: status.id, engines: engines.length, stubs: input.mappings.length, mode: input.mode }, 'fan-out started');
+    res.status(202).location(`/hub/admin/fanout/${status.id}`).json(status);
+  });
+
+  api.add({ method: 'get', path: '/hub/admin/fanout/:id', tags, params: IdParams, summary: 'A fan-out\'s per-engine state (waiting, active, retrying, completed, failed) and results', responses: { 200: { description: 'status' }, 404: { description: 'unknown or expired id', schema: ProblemSchema } } });
+  r.get('/fanout/:id', async (req, res) => {
+    const queues = hub.queues;
+    if (!queues) throw HttpProblem.unavailable('fan-out needs Redis, which this hub process was started without');
+    res.json(await queues.fanoutStatus(String(req.params.id)));
+  });
+  return r;
+}

@@ -1,0 +1,56 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { TrafficEvent, TrafficSource } from '@mockyard/contracts';
+import type { BodyRecorder } from './body-recorder';
+import { redactHeaders } from './redact-headers';
+
+export interface ExchangeRecord {
+  id: string;
+  startedAt: Date;
+  durationMs: number;
+  source: TrafficSource;
+  requestId?: string;
+  clientAddress?: string;
+  method: string;
+  url: string;
+  requestHeaders: IncomingHttpHeaders;
+  requestBody?: BodyRecorder;
+  response?: { status: number; statusMessage?: string; headers: IncomingHttpHeaders; body?: BodyRecorder };
+  error?: string;
+  redactHeaders: ReadonlySet<string>;
+}
+
+/** The traffic event of one finished exchange, headers redacted and bodies captured within the cap. */
+export function buildTrafficEvent(record: ExchangeRecord): TrafficEvent {
+  const requestBody = record.requestBody?.toCapturedBody(single(record.requestHeaders['content-type']), single(record.requestHeaders['content-encoding']));
+  const response = record.response;
+  return {
+    id: record.id,
+    startedAt: record.startedAt.toISOString(),
+    durationMs: Math.round(record.durationMs * 1000) / 1000,
+    source: record.source,
+    ...(record.requestId ? { requestId: record.requestId } : {}),
+    ...(record.clientAddress ? { clientAddress: record.clientAddress } : {}),
+    method: record.method,
+    url: record.url,
+    request: {
+      headers: redactHeaders(record.requestHeaders, record.redactHeaders),
+      ...(requestBody ? { body: requestBody } : {}),
+    },
+    ...(response ? { response: buildResponse(response, record.redactHeaders) } : {}),
+    ...(record.error ? { error: record.error } : {}),
+  };
+}
+
+function buildResponse(response: NonNullable<ExchangeRecord['response']>, redacted: ReadonlySet<string>): NonNullable<TrafficEvent['response']> {
+  const body = response.body?.toCapturedBody(single(response.headers['content-type']), single(response.headers['content-encoding']));
+  return {
+    status: response.status,
+    ...(response.statusMessage ? { statusMessage: response.statusMessage } : {}),
+    headers: redactHeaders(response.headers, redacted),
+    ...(body ? { body } : {}),
+  };
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

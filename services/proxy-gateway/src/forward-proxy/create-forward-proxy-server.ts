@@ -1,0 +1,73 @@
+import http from 'node:http';
+import { HttpProblem, toHttpProblem, type Logger } from '@mockyard/service-kit';
+import { findClientAddress } from '../forwarding/client-address';
+import { forwardExchange, type ForwarderOptions } from '../forwarding/forward-exchange';
+import { parseAbsoluteTarget } from '../forwarding/parse-target';
+import { portOf, type SelfAddresses } from '../forwarding/self-addresses';
+import { relayTunnel } from './relay-tunnel';
+
+export interface ForwardProxyDeps {
+  forwarder: ForwarderOptions;
+  self: SelfAddresses;
+  trustForwardedFor: boolean;
+  logger: Logger;
+}
+
+/**
+ * The forward-proxy port (`service.proxy.port`): a standard HTTP proxy for clients run with
+ * HTTP_PROXY/HTTPS_PROXY. Absolute-form requests are forwarded and captured like /proxy (source
+ * `forward`); CONNECT requests become byte-for-byte tunnels logged as `tunnel` events.
+ */
+export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
+  const server = http.createServer((req, res) => {
+    try {
+      const raw = req.url ?? '';
+      if (!/^https?:\/\//i.test(raw)) {
+        throw HttpProblem.badRequest(`This is the forward-proxy port: send absolute-form requests (GET http://host/path) as an HTTP_PROXY client does, not ${JSON.stringify(raw)}`);
+      }
+      const target = parseAbsoluteTarget(raw, 'request target');
+      if (deps.self.isLoop({ hostname: target.hostname, port: portOf(target), pathname: target.pathname })) {
+        throw HttpProblem.badRequest(`Request target ${target.host}${target.pathname} points back at this gateway; proxy loops are refused`);
+      }
+      forwardExchange(
+        req,
+        res,
+        target,
+        {
+          source: 'forward',
+          clientAddress: findClientAddress(req, deps.trustForwardedFor),
+          forwarded: { clientAddress: req.socket.remoteAddress?.replace(/^::ffff:/, ''), proto: 'http', host: req.headers.host },
+          sendProblem: (problem) => sendProblem(res, problem, raw),
+        },
+        deps.forwarder,
+      );
+    } catch (err) {
+      sendProblem(res, toHttpProblem(err), req.url);
+      req.resume();
+    }
+  });
+  server.on('connect', (req, socket, head) => {
+    relayTunnel(req, socket, head, {
+      timeoutMs: deps.forwarder.timeoutMs,
+      self: deps.self,
+      clientAddress: findClientAddress(req, deps.trustForwardedFor),
+      capture: deps.forwarder.capture,
+      logger: deps.logger,
+    });
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  return server;
+}
+
+function sendProblem(res: http.ServerResponse, problem: HttpProblem, instance?: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.statusCode = problem.status;
+  res.setHeader('Content-Type', 'application/problem+json');
+  res.end(JSON.stringify(problem.toProblem(instance)));
+}

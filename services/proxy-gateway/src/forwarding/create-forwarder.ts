@@ -1,0 +1,45 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { TrafficPublisher } from '@mockyard/bus';
+import type { Logger } from '@mockyard/service-kit';
+import type { ForwarderOptions } from './forward-exchange';
+
+export interface ForwarderSettings {
+  timeoutMs: number;
+  maxSockets: number;
+  verifyTls: boolean;
+  captureEnabled: boolean;
+  maxBodyBytes: number;
+  redactHeaders: readonly string[];
+}
+
+export interface Forwarder {
+  options: ForwarderOptions;
+  /** Closes pooled upstream connections. */
+  close(): void;
+}
+
+/**
+ * The forwarding dependencies shared by /proxy and the forward-proxy port: keep-alive agents (reusing
+ * upstream connections is most of the gap to a plain pass-through proxy) and the capture settings.
+ */
+export function createForwarder(settings: ForwarderSettings, publisher: TrafficPublisher | undefined, logger: Logger): Forwarder {
+  const agentOptions = { keepAlive: true, maxSockets: settings.maxSockets, maxFreeSockets: Math.min(64, settings.maxSockets), scheduling: 'lifo' as const };
+  const httpAgent = new http.Agent(agentOptions);
+  const httpsAgent = new https.Agent({ ...agentOptions, rejectUnauthorized: settings.verifyTls });
+  const capture =
+    settings.captureEnabled && publisher
+      ? {
+          maxBodyBytes: settings.maxBodyBytes,
+          redactHeaders: new Set(settings.redactHeaders.map((h) => h.toLowerCase())),
+          publish: (event: Parameters<TrafficPublisher['publish']>[0]) => publisher.publish(event),
+        }
+      : undefined;
+  return {
+    options: { timeoutMs: settings.timeoutMs, httpAgent, httpsAgent, capture, logger },
+    close: () => {
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}

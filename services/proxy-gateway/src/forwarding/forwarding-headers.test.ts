@@ -1,0 +1,51 @@
+import { buildUpstreamHeaders, stripHopByHopHeaders, toRawHeaders } from './forwarding-headers';
+
+describe('stripHopByHopHeaders', () => {
+  it.each([
+    [['Connection', 'keep-alive', 'Keep-Alive', 'timeout=5', 'X-A', '1'], [['X-A', '1']]],
+    [['Transfer-Encoding', 'chunked', 'TE', 'trailers', 'Trailer', 'X', 'Upgrade', 'h2c'], []],
+    [['Proxy-Authorization', 'Basic x', 'Proxy-Connection', 'close', 'Accept', '*/*'], [['Accept', '*/*']]],
+    [['Connection', 'X-Secret, close', 'X-Secret', 's', 'X-Kept', 'k'], [['X-Kept', 'k']]],
+    [['Set-Cookie', 'a=1', 'set-cookie', 'b=2', 'Content-Type', 'text/plain'], [['Set-Cookie', ['a=1', 'b=2']], ['Content-Type', 'text/plain']]],
+  ])('keeps only end-to-end headers of %j', (raw, expected) => {
+    expect(stripHopByHopHeaders(raw)).toEqual(expected);
+  });
+});
+
+describe('buildUpstreamHeaders', () => {
+  const target = new URL('http://upstream.test:8081/a?b=1');
+
+  it('sets Host to the target and adds X-Forwarded-For, -Proto and -Host', () => {
+    const headers = buildUpstreamHeaders(['Host', 'localhost:8080', 'Accept', 'application/json', 'Connection', 'keep-alive'], target, {
+      clientAddress: '127.0.0.1',
+      proto: 'http',
+      host: 'localhost:8080',
+    });
+    expect(headers).toEqual([
+      ['Host', 'upstream.test:8081'],
+      ['Accept', 'application/json'],
+      ['X-Forwarded-For', '127.0.0.1'],
+      ['X-Forwarded-Proto', 'http'],
+      ['X-Forwarded-Host', 'localhost:8080'],
+    ]);
+  });
+
+  it('appends the client to an existing X-Forwarded-For chain and replaces spoofed -Proto/-Host', () => {
+    const headers = buildUpstreamHeaders(
+      ['X-Forwarded-For', '10.0.0.1', 'x-forwarded-for', '10.0.0.2', 'X-Forwarded-Proto', 'https', 'X-Forwarded-Host', 'evil.test'],
+      target,
+      { clientAddress: '127.0.0.1', proto: 'http', host: undefined },
+    );
+    expect(headers).toEqual([
+      ['Host', 'upstream.test:8081'],
+      ['X-Forwarded-For', '10.0.0.1, 10.0.0.2, 127.0.0.1'],
+      ['X-Forwarded-Proto', 'http'],
+    ]);
+  });
+});
+
+describe('toRawHeaders', () => {
+  it('repeats a header once per value', () => {
+    expect(toRawHeaders([['Set-Cookie', ['a=1', 'b=2']], ['X', 'y']])).toEqual(['Set-Cookie', 'a=1', 'Set-Cookie', 'b=2', 'X', 'y']);
+  });
+});

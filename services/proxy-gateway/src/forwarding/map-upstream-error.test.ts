@@ -1,0 +1,21 @@
+import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
+
+function withCode(message: string, code?: string): Error & { code?: string } {
+  return Object.assign(new Error(message), code ? { code } : {});
+}
+
+describe('mapUpstreamError', () => {
+  it.each([
+    [withCode('connect ECONNREFUSED', 'ECONNREFUSED'), 502, 'refused the connection'],
+    [withCode('getaddrinfo ENOTFOUND', 'ENOTFOUND'), 502, 'does not resolve'],
+    [withCode('socket hang up', 'ECONNRESET'), 502, 'closed the connection'],
+    [withCode('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT'), 502, 'TLS handshake'],
+    [withCode('weird'), 502, 'could not be reached'],
+    [new UpstreamTimeoutError(1500), 504, 'did not answer within 1500 ms'],
+  ])('maps %s to %d', (err, status, detail) => {
+    const problem = mapUpstreamError(err, 'http://t.test/');
+    expect(problem.status).toBe(status);
+    expect(problem.detail).toContain(detail);
+    expect(problem.toProblem().target).toBe('http://t.test/');
+  });
+});

@@ -1,0 +1,34 @@
+import { HttpProblem } from '@mockyard/service-kit';
+
+/** Raised by the forwarder when the target sent no response headers within `proxy.timeout-ms`. */
+export class UpstreamTimeoutError extends Error {
+  readonly code = 'UPSTREAM_TIMEOUT';
+  constructor(readonly timeoutMs: number) {
+    super(`no response within ${timeoutMs} ms`);
+  }
+}
+
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'refused the connection',
+  ENOTFOUND: 'does not resolve',
+  EAI_AGAIN: 'does not resolve (temporary DNS failure)',
+  EAI_NODATA: 'does not resolve',
+  ECONNRESET: 'closed the connection',
+  EPIPE: 'closed the connection',
+  EHOSTUNREACH: 'is unreachable',
+  ENETUNREACH: 'is unreachable',
+  ECONNABORTED: 'aborted the connection',
+  HPE_INVALID_CONSTANT: 'sent an invalid HTTP response',
+  HPE_INVALID_STATUS: 'sent an invalid HTTP response',
+  HPE_INVALID_HEADER_TOKEN: 'sent an invalid HTTP response',
+};
+
+/** Maps a failure to reach the target into the problem the client gets: 504 for timeouts, else 502. */
+export function mapUpstreamError(err: Error & { code?: string }, target: string): HttpProblem {
+  if (err instanceof UpstreamTimeoutError || err.code === 'ETIMEDOUT') {
+    return new HttpProblem(504, 'gatewayTimeout', `Target ${target} did not answer within ${err instanceof UpstreamTimeoutError ? err.timeoutMs : '?'} ms`, { target });
+  }
+  const reason = (err.code && UNREACHABLE[err.code]) ?? (err.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(err.message) ? 'failed the TLS handshake' : undefined);
+  const detail = `Target ${target} ${reason ?? 'could not be reached'}${err.code ? ` (${err.code})` : ''}`;
+  return HttpProblem.badGateway(detail, { target });
+}

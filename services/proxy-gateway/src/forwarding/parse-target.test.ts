@@ -1,0 +1,35 @@
+import { HttpProblem } from '@mockyard/service-kit';
+import { parseProxyTarget } from './parse-target';
+
+describe('parseProxyTarget', () => {
+  it.each([
+    ['url=http://example.test/a', 'http://example.test/a'],
+    ['url=https://example.test:8443/a/b?x=1', 'https://example.test:8443/a/b?x=1'],
+    ['url=http://example.test/a?b=1&c=2', 'http://example.test/a?b=1&c=2'],
+    ['url=http%3A%2F%2Fexample.test%2Fa%3Fb%3D1%26c%3D2', 'http://example.test/a?b=1&c=2'],
+    ['x=1&url=http://example.test/p', 'http://example.test/p'],
+    ['url=HTTP://Example.Test/Path', 'http://example.test/Path'],
+  ])('reads %s as %s', (query, expected) => {
+    expect(parseProxyTarget(query).toString()).toBe(expected);
+  });
+
+  it.each([
+    ['', 'required'],
+    ['url=', 'required'],
+    ['url=not%20a%20url', 'not an absolute URL'],
+    ['url=/relative/path', 'not an absolute URL'],
+    ['url=ftp://example.test/file', 'only http and https'],
+    ['url=file:///etc/passwd', 'only http and https'],
+    ['url=javascript:alert(1)', 'only http and https'],
+  ])('rejects %j with a 400 problem (%s)', (query, detail) => {
+    let thrown: unknown;
+    try {
+      parseProxyTarget(query);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(HttpProblem);
+    expect((thrown as HttpProblem).status).toBe(400);
+    expect((thrown as HttpProblem).detail).toContain(detail);
+  });
+});

@@ -1,0 +1,37 @@
+import { HttpProblem } from '@mockyard/service-kit';
+
+/**
+ * Reads the target of `/proxy?url=<target>` from the raw query string. The target may be percent-encoded
+ * (`url=http%3A%2F%2Fhost%2Fa%3Fb%3D1`) or given as is (`url=http://host/a?b=1&c=2`): /proxy has no other
+ * parameter, so when `url=` starts with a plain `http://`/`https://`, everything after it is the target,
+ * including any `&`-separated parts.
+ */
+export function parseProxyTarget(rawQuery: string): URL {
+  const params = new URLSearchParams(rawQuery);
+  if (!params.has('url')) throw missingUrl();
+  const plain = /(?:^|&)url=(https?:\/\/.*)$/is.exec(rawQuery);
+  const value = plain ? plain[1] : (params.get('url') ?? '');
+  return parseAbsoluteTarget(value, 'url');
+}
+
+/** An absolute http(s) URL with a host, or a 400 problem naming `what` and why. */
+export function parseAbsoluteTarget(value: string, what: string): URL {
+  if (value.trim() === '') throw missingUrl();
+  let target: URL;
+  try {
+    target = new URL(value);
+  } catch {
+    throw HttpProblem.badRequest(`Query parameter ${what} is not an absolute URL: ${JSON.stringify(value)}`, [{ path: `query.${what}`, message: 'must be an absolute http or https URL' }]);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw HttpProblem.badRequest(`Query parameter ${what} has the scheme ${target.protocol.slice(0, -1)}; only http and https are proxied`, [
+      { path: `query.${what}`, message: 'scheme must be http or https' },
+    ]);
+  }
+  if (!target.hostname) throw HttpProblem.badRequest(`Query parameter ${what} has no host`, [{ path: `query.${what}`, message: 'must name a host' }]);
+  return target;
+}
+
+function missingUrl(): HttpProblem {
+  return HttpProblem.badRequest('Query parameter url is required: /proxy?url=<absolute http(s) URL>', [{ path: 'query.url', message: 'required' }]);
+}

@@ -1,0 +1,22 @@
+import { SelfAddresses } from './self-addresses';
+
+describe('SelfAddresses.isLoop', () => {
+  const self = new SelfAddresses(['gateway.internal']).addGatewayPort(8080).addForwardProxyPort(8888);
+
+  it.each([
+    ['localhost', 8080, '/proxy', true],
+    ['127.0.0.1', 8080, '/proxy/', true],
+    ['127.0.0.2', 8080, '/PROXY', true],
+    ['[::1]', 8080, '/proxy', true],
+    ['0.0.0.0', 8080, '/proxy', true],
+    ['gateway.internal', 8080, '/proxy', true],
+    ['app.localhost', 8080, '/proxy', true],
+    ['localhost', 8888, '/anything', true],
+    ['localhost', 8080, '/api/requests', false],
+    ['localhost', 8080, '/proxyish', false],
+    ['localhost', 9999, '/proxy', false],
+    ['example.test', 8080, '/proxy', false],
+  ])('%s:%d%s is a loop: %s', (hostname, port, pathname, expected) => {
+    expect(self.isLoop({ hostname, port, pathname })).toBe(expected);
+  });
+});

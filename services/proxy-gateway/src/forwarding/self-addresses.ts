@@ -1,0 +1,45 @@
+import { hostname, networkInterfaces } from 'node:os';
+
+/**
+ * Where the gateway itself listens: every local host name and address, and its ports once they are
+ * bound (port 0 in tests, so they are added after listen). Used to refuse proxy loops.
+ */
+export class SelfAddresses {
+  private readonly hosts = new Set<string>();
+  /** The public port (its /proxy is the loop to refuse) and the forward-proxy port (any path loops). */
+  private readonly gatewayPorts = new Set<number>();
+  private readonly forwardProxyPorts = new Set<number>();
+
+  constructor(extraHosts: string[] = []) {
+    for (const h of ['localhost', '127.0.0.1', '::1', '0.0.0.0', '::', hostname(), ...extraHosts]) this.hosts.add(normalizeHost(h));
+    for (const list of Object.values(networkInterfaces())) for (const i of list ?? []) this.hosts.add(normalizeHost(i.address));
+  }
+
+  addGatewayPort(port: number): this {
+    this.gatewayPorts.add(port);
+    return this;
+  }
+
+  addForwardProxyPort(port: number): this {
+    this.forwardProxyPorts.add(port);
+    return this;
+  }
+
+  /** True when `target` would come back to this gateway's /proxy or its forward-proxy port. */
+  isLoop(target: { hostname: string; port: number; pathname: string }): boolean {
+    const host = normalizeHost(target.hostname);
+    if (!this.hosts.has(host) && !host.endsWith('.localhost') && !/^127\./.test(host)) return false;
+    if (this.forwardProxyPorts.has(target.port)) return true;
+    return this.gatewayPorts.has(target.port) && /^\/proxy\/?$/i.test(target.pathname);
+  }
+}
+
+function normalizeHost(host: string): string {
+  return host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+}
+
+/** The port a URL connects to (explicit or the scheme's default). */
+export function portOf(url: URL): number {
+  if (url.port) return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}

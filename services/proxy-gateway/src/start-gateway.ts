@@ -1,0 +1,100 @@
+import http from 'node:http';
+import Redis from 'ioredis';
+import { publisherRedisOptions, Spool, TrafficPublisher } from '@mockyard/bus';
+import { startServer, type Logger } from '@mockyard/service-kit';
+import { createApp } from './app';
+import type { GatewayConfig } from './config';
+import { createForwardProxyServer } from './forward-proxy/create-forward-proxy-server';
+import { createForwarder } from './forwarding/create-forwarder';
+import { SelfAddresses } from './forwarding/self-addresses';
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  proxyUrl: string;
+  proxyPort: number;
+  publisher: TrafficPublisher | undefined;
+  /** Stops intake on both ports, drains, closes upstream pools, flushes events (to Redis or the spool). */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Wires the gateway from its config: the publisher (own Redis connection, spool), the forwarder, the
+ * public app on `server.port` and the forward proxy on `service.proxy.port`. Port 0 picks free ports.
+ */
+export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  const self = new SelfAddresses([config.bindAddress]);
+  let redis: Redis | undefined;
+  let publisher: TrafficPublisher | undefined;
+  if (config.captureEnabled) {
+    redis = new Redis(config.redisUrl, { ...publisherRedisOptions, connectionName: 'proxy-gateway-publisher' });
+    redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'traffic stream redis error'));
+    await waitForReady(redis, 2000);
+    publisher = new TrafficPublisher({
+      redis,
+      prefix: config.redisPrefix,
+      spool: new Spool({ dir: config.captureSpoolDir, maxBytes: config.captureSpoolMaxBytes }),
+      logger,
+      maxStreamLength: config.captureStreamMaxLength,
+      maxBufferedEvents: config.captureBufferEvents,
+      maxBufferedBytes: config.captureBufferBytes,
+    });
+    publisher.start();
+  }
+  const forwarder = createForwarder(
+    {
+      timeoutMs: config.proxyTimeoutMs,
+      maxSockets: config.proxyMaxSockets,
+      verifyTls: config.proxyVerifyTls,
+      captureEnabled: config.captureEnabled,
+      maxBodyBytes: config.captureMaxBodyBytes,
+      redactHeaders: config.captureRedactHeaders,
+    },
+    publisher,
+    logger,
+  );
+  const gateway = createApp({
+    logger,
+    forwarder: forwarder.options,
+    self,
+    trustForwardedFor: config.proxyTrustForwardedFor,
+    targets: { loggerUrl: config.loggerUrl, hubUrl: config.hubUrl, webUrl: config.webUrl },
+    health: { pingRedis: redis ? () => redis!.ping() : undefined, counters: publisher ? () => publisher!.counters() : undefined },
+  });
+  const publicServer = http.createServer(gateway.app);
+  publicServer.on('upgrade', gateway.upgrade);
+  const proxyServer = createForwardProxyServer({ forwarder: forwarder.options, self, trustForwardedFor: config.proxyTrustForwardedFor, logger });
+  for (const s of [publicServer, proxyServer]) s.requestTimeout = 0; // large bodies stream for as long as they take
+  const main = await startServer(publicServer, config.port, config.bindAddress);
+  self.addGatewayPort(main.port);
+  const forward = await startServer(proxyServer, config.proxyPort, config.bindAddress);
+  self.addForwardProxyPort(forward.port);
+
+  return {
+    url: main.url,
+    port: main.port,
+    proxyUrl: forward.url,
+    proxyPort: forward.port,
+    publisher,
+    close: async (graceMs = 5000) => {
+      await Promise.all([main.close(graceMs), forward.close(graceMs)]);
+      gateway.close();
+      forwarder.close();
+      await publisher?.stop();
+      redis?.disconnect();
+    },
+  };
+}
+
+function waitForReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    redis.once('ready', done);
+  });
+}

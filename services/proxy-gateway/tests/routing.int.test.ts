@@ -1,0 +1,120 @@
+import http from 'node:http';
+import { startServer, type StartedServer } from '@mockyard/service-kit';
+import { createTestRedis, freePort, type TestRedis } from '@mockyard/testkit';
+import { call, json } from './support/http-call';
+import { startTestGateway } from './support/start-test-gateway';
+import { TrafficStreamReader } from './support/traffic-stream';
+
+/** A stand-in for an internal service: says who it is and what it received; serves an OpenAPI document. */
+async function startService(name: string, paths: string[]): Promise<StartedServer> {
+  return startServer(
+    http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        res.setHeader('Content-Type', 'application/json');
+        if (req.url === '/openapi.json') {
+          res.end(JSON.stringify({ openapi: '3.1.0', paths: Object.fromEntries(paths.map((p) => [p, { get: { summary: `${name} ${p}` } }])) }));
+          return;
+        }
+        res.end(JSON.stringify({ service: name, method: req.method, url: req.url, body: Buffer.concat(chunks).toString(), forwardedFor: req.headers['x-forwarded-for'] ?? null }));
+      });
+    }),
+    0,
+  );
+}
+
+describe('one public address: internal routes, docs, health and metrics', () => {
+  let redis: TestRedis;
+  let logger: StartedServer;
+  let hub: StartedServer;
+  let web: StartedServer;
+  let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+
+  beforeAll(async () => {
+    redis = createTestRedis();
+    [logger, hub, web] = await Promise.all([startService('logger', ['/api/requests', '/api/responses']), startService('hub', ['/hub/admin/servers']), startService('web', [])]);
+    gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOGGER_URL: logger.url, HUB_API_URL: hub.url, WEB_URL: web.url });
+  });
+  afterAll(async () => {
+    await gateway.stop();
+    await Promise.all([logger.close(100), hub.close(100), web.close(100)]);
+    await redis.cleanup();
+  });
+
+  it.each([
+    ['GET', '/api/requests?page=0&size=5&method=GET', 'logger'],
+    ['GET', '/api/responses?status=200', 'logger'],
+    ['GET', '/hub/admin/servers', 'hub'],
+    ['GET', '/actuator/health', 'hub'],
+    ['POST', '/mcp', 'hub'],
+    ['GET', '/', 'web'],
+    ['GET', '/requests/abc?tab=body', 'web'],
+    ['GET', '/apiary', 'web'],
+  ])('routes %s %s to the %s service with path and query intact', async (method, path, service) => {
+    const res = await call(`${gateway.url}${path}`, { method, body: method === 'POST' ? '{"jsonrpc":"2.0"}' : undefined, headers: { 'Content-Type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(json(res)).toMatchObject({ service, method, url: path, ...(method === 'POST' ? { body: '{"jsonrpc":"2.0"}' } : {}), forwardedFor: expect.stringContaining('127.0.0.1') });
+  });
+
+  it('serves the merged OpenAPI document and an HTML list of operations', async () => {
+    const doc = json<{ paths: Record<string, Record<string, unknown>> }>(await call(`${gateway.url}/openapi.json`));
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/proxy', '/health/ready', '/metrics', '/api/requests', '/api/responses', '/hub/admin/servers']));
+    expect(Object.keys(doc.paths['/proxy'])).toEqual(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
+    const page = await call(`${gateway.url}/docs`);
+    expect(page.headers['content-type']).toContain('text/html');
+    const html = page.body.toString();
+    expect(html).toContain('<code>/proxy</code>');
+    expect(html).toContain('<code>/api/requests</code>');
+    expect(html).not.toMatch(/<script|https?:\/\/cdn/i);
+  });
+
+  it('reports Redis reachability and the capture counters at /health/ready and /metrics', async () => {
+    const ready = await call(`${gateway.url}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(json(ready)).toMatchObject({
+      status: 'UP',
+      components: { redis: { status: 'UP' } },
+      capture: { enabled: true, published: expect.any(Number), spooled: 0, replayed: 0, dropped: 0, buffered: expect.any(Number) },
+    });
+    const metrics = await call(`${gateway.url}/metrics`);
+    expect(metrics.headers['content-type']).toContain('text/plain');
+    expect(metrics.body.toString()).toMatch(/^mockyard_capture_events_total\{outcome="published"\} \d+$/m);
+    expect(metrics.body.toString()).toContain('mockyard_gateway_redis_up 1');
+  });
+
+  it('answers a request id on /proxy responses', async () => {
+    const res = await call(`${gateway.url}/proxy?url=${logger.url}/api/requests`, { headers: { 'X-Request-Id': 'trace-42' } });
+    expect(res.headers['x-request-id']).toBe('trace-42');
+  });
+
+  it('answers 502 problem naming the internal service that is down', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}`;
+    const lonely = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOGGER_URL: dead, HUB_API_URL: dead, WEB_URL: dead, CAPTURE_ENABLED: 'false' });
+    try {
+      for (const [path, service] of [['/api/requests', 'traffic-logger'], ['/hub/admin/servers', 'hub-api'], ['/', 'web']]) {
+        const res = await call(`${lonely.url}${path}`);
+        expect(res.status).toBe(502);
+        expect(res.headers['content-type']).toContain('application/problem+json');
+        expect(json(res)).toMatchObject({ status: 502, service, detail: expect.stringContaining(service) });
+      }
+    } finally {
+      await lonely.stop();
+    }
+  });
+
+  it('forwards without publishing anything when capture.enabled is false', async () => {
+    const prefix = `${redis.prefix}-nocapture`;
+    const quiet = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: prefix, CAPTURE_ENABLED: 'false' });
+    const stream = new TrafficStreamReader(redis.url, prefix);
+    try {
+      expect((await call(`${quiet.url}/proxy?url=${logger.url}/api/x`)).status).toBe(200);
+      expect(json(await call(`${quiet.url}/health/ready`))).toMatchObject({ status: 'UP', capture: { enabled: false } });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await stream.readAll()).toEqual([]);
+    } finally {
+      stream.close();
+      await quiet.stop();
+    }
+  });
+});

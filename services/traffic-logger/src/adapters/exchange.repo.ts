@@ -1,0 +1,169 @@
+import { Prisma, type PrismaClient } from '@mockyard/db';
+import type { ExchangeFilter } from '../domain/exchange-filter';
+import type { NewExchange, StoredExchange } from '../domain/stored-exchange';
+import { buildExchangeConditions, EXCHANGE_COLUMNS, NEWEST_FIRST, toStoredExchange } from './exchange-sql';
+
+/**
+ * Inserts are serialised across logger instances by this transaction-scoped advisory lock, so `seq`
+ * (taken inside the lock) becomes visible in commit order: a reader that saw seq N will never later
+ * find a new row below N. The live feed's resume-by-seq relies on it.
+ */
+const INSERT_LOCK_KEY = 727_281;
+
+export interface ListResult {
+  items: StoredExchange[];
+  hasMore: boolean;
+}
+
+export interface CountResult {
+  count: number;
+  exact: boolean;
+}
+
+type Row = Record<string, unknown>;
+
+/** The `exchanges` table: batched idempotent inserts (Prisma) and the read queries (raw SQL through Prisma). */
+export class ExchangeRepo {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Inserts the rows that are not stored yet (ON CONFLICT DO NOTHING) in one transaction; returns the new seqs. */
+  async insertMany(rows: NewExchange[]): Promise<number[]> {
+    if (rows.length === 0) return [];
+    const data = rows.map(toCreateInput);
+    const created = await this.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${INSERT_LOCK_KEY})`);
+        return tx.exchange.createManyAndReturn({ data, skipDuplicates: true, select: { seq: true } });
+      },
+      { maxWait: 10_000, timeout: 60_000 },
+    );
+    return created.map((r) => Number(r.seq));
+  }
+
+  /** One page, newest first; fetches one extra row to know whether more follow. */
+  async list(filter: ExchangeFilter, page: number, size: number): Promise<ListResult> {
+    const rows = await this.prisma.$queryRaw<Row[]>`
+      SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE ${buildExchangeConditions(filter)}
+      ${NEWEST_FIRST} LIMIT ${size + 1}::int OFFSET ${page * size}::bigint`;
+    return { items: rows.slice(0, size).map(toStoredExchange), hasMore: rows.length > size };
+  }
+
+  /**
+   * Exact count up to `exactLimit` matches (a bounded index scan); above it PostgreSQL's planner
+   * estimate, which costs a plan but no scan. Exact counts over a million rows cost far more than
+   * the read API's latency budget.
+   */
+  async count(filter: ExchangeFilter, exactLimit: number): Promise<CountResult> {
+    const where = buildExchangeConditions(filter);
+    const [{ n }] = await this.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM (SELECT 1 FROM exchanges WHERE ${where} LIMIT ${exactLimit + 1}::int) capped`;
+    if (n <= exactLimit) return { count: n, exact: true };
+    const plan = await this.prisma.$queryRaw<Row[]>`EXPLAIN (FORMAT JSON) SELECT 1 FROM exchanges WHERE ${where}`;
+    const estimate = readPlanRows(plan);
+    return { count: Math.max(estimate, exactLimit + 1), exact: false };
+  }
+
+  async findById(id: string): Promise<StoredExchange | undefined> {
+    const rows = await this.prisma.$queryRaw<Row[]>`SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE id = ${id}::uuid`;
+    return rows[0] ? toStoredExchange(rows[0]) : undefined;
+  }
+
+  /** Rows stored after `afterSeq`, in storage order (the live feed's source). */
+  async listAfterSeq(afterSeq: number, limit: number, filter: ExchangeFilter = {}): Promise<StoredExchange[]> {
+    const rows = await this.prisma.$queryRaw<Row[]>`
+      SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE seq > ${afterSeq}::bigint AND ${buildExchangeConditions(filter)}
+      ORDER BY seq LIMIT ${limit}::int`;
+    return rows.map(toStoredExchange);
+  }
+
+  async maxSeq(): Promise<number> {
+    const [{ max }] = await this.prisma.$queryRaw<{ max: bigint | number | null }[]>`SELECT max(seq) AS max FROM exchanges`;
+    return max === null ? 0 : Number(max);
+  }
+
+  /** Keyset pagination, newest first, for exports that walk a whole filtered set. */
+  async listBefore(filter: ExchangeFilter, before: { startedAt: Date; seq: number } | undefined, limit: number): Promise<StoredExchange[]> {
+    const after = before ? Prisma.sql`AND (started_at, seq) < (${before.startedAt}::timestamptz, ${before.seq}::bigint)` : Prisma.empty;
+    const rows = await this.prisma.$queryRaw<Row[]>`
+      SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE ${buildExchangeConditions(filter)} ${after}
+      ${NEWEST_FIRST} LIMIT ${limit}::int`;
+    return rows.map(toStoredExchange);
+  }
+
+  async deleteById(id: string): Promise<boolean> {
+    return (await this.prisma.$executeRaw`DELETE FROM exchanges WHERE id = ${id}::uuid`) > 0;
+  }
+
+  async deleteMatching(filter: ExchangeFilter): Promise<number> {
+    return this.prisma.$executeRaw`DELETE FROM exchanges WHERE ${buildExchangeConditions(filter)}`;
+  }
+
+  /** Deletes exchanges that started before `cutoff`, in chunks so no statement holds locks for long. */
+  async deleteStartedBefore(cutoff: Date, chunkSize = 5000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.prisma.$executeRaw`
+        DELETE FROM exchanges WHERE id IN (SELECT id FROM exchanges WHERE started_at < ${cutoff}::timestamptz LIMIT ${chunkSize}::int)`;
+      total += n;
+      if (n < chunkSize) return total;
+    }
+  }
+
+  /** Keeps the newest `maxRows` by storage order; deletes the older ones in chunks. */
+  async deleteBeyondNewest(maxRows: number, chunkSize = 5000): Promise<number> {
+    const boundary = await this.prisma.$queryRaw<{ seq: bigint }[]>`
+      SELECT seq FROM exchanges ORDER BY seq DESC OFFSET ${maxRows}::bigint LIMIT 1`;
+    if (boundary.length === 0) return 0;
+    const upTo = boundary[0].seq;
+    let total = 0;
+    for (;;) {
+      const n = await this.prisma.$executeRaw`
+        DELETE FROM exchanges WHERE seq IN (SELECT seq FROM exchanges WHERE seq <= ${upTo}::bigint ORDER BY seq LIMIT ${chunkSize}::int)`;
+      total += n;
+      if (n < chunkSize) return total;
+    }
+  }
+}
+
+function readPlanRows(plan: Row[]): number {
+  const cell = plan[0]?.['QUERY PLAN'];
+  const json = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan?: { 'Plan Rows'?: number } }[] | undefined;
+  return Math.round(Number(json?.[0]?.Plan?.['Plan Rows'] ?? 0));
+}
+
+function toCreateInput(x: NewExchange): Prisma.ExchangeCreateManyInput {
+  return {
+    id: x.id,
+    startedAt: x.startedAt,
+    durationMs: x.durationMs,
+    source: x.source,
+    engineId: x.engineId,
+    clientAddress: x.clientAddress,
+    correlationId: x.correlationId,
+    method: x.method,
+    url: x.url,
+    scheme: x.scheme,
+    host: x.host,
+    port: x.port,
+    path: x.path,
+    requestHeaders: x.requestHeaders,
+    requestBody: x.requestBody?.data ?? null,
+    requestBodyEncoding: x.requestBody?.encoding ?? null,
+    requestBodySize: x.requestBody?.size ?? 0,
+    requestBodyTruncated: x.requestBody?.truncated ?? false,
+    requestContentType: x.requestBody?.contentType ?? null,
+    status: x.status,
+    statusMessage: x.statusMessage,
+    responseHeaders: x.responseHeaders ?? undefined,
+    responseBody: x.responseBody?.data ?? null,
+    responseBodyEncoding: x.responseBody?.encoding ?? null,
+    responseBodySize: x.responseBody?.size ?? 0,
+    responseBodyTruncated: x.responseBody?.truncated ?? false,
+    responseContentType: x.responseBody?.contentType ?? null,
+    error: x.error,
+    tunnelBytesUp: x.tunnelBytesUp,
+    tunnelBytesDown: x.tunnelBytesDown,
+    matchedStubId: x.matchedStubId,
+    nearMiss: x.nearMiss,
+  };
+}

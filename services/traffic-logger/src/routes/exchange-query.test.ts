@@ -1,0 +1,52 @@
+import { RequestsQuerySchema, toExchangeFilter } from './exchange-query';
+
+describe('RequestsQuerySchema', () => {
+  it('defaults page to 0 and size to 20', () => {
+    expect(RequestsQuerySchema.parse({})).toMatchObject({ page: 0, size: 20 });
+  });
+
+  it.each([
+    [{ page: '2', size: '50' }, { page: 2, size: 50 }],
+    [{ page: '', size: '' }, { page: 0, size: 20 }],
+    [{ size: '200' }, { size: 200 }],
+    [{ method: 'post' }, { method: 'POST' }],
+    [{ method: 'PROPFIND' }, { method: 'PROPFIND' }],
+    [{ method: 'connect' }, { method: 'CONNECT' }],
+    [{ status: '404' }, { status: 404 }],
+    [{ statusClass: '5XX' }, { statusClass: 5 }],
+    [{ host: 'API.Example.test' }, { host: 'api.example.test' }],
+    [{ from: '2026-11-22T10:00:00Z' }, { from: new Date('2026-11-22T10:00:00Z') }],
+    [{ minDurationMs: '250' }, { minDurationMs: 250 }],
+    [{ source: 'forward' }, { source: 'forward' }],
+    [{ sort: 'whatever' }, { page: 0 }],
+  ])('accepts %j', (query, expected) => {
+    expect(RequestsQuerySchema.parse(query)).toMatchObject(expected);
+  });
+
+  it.each([
+    [{ page: '-1' }, 'page must be >= 0'],
+    [{ page: 'abc' }, 'page must be an integer'],
+    [{ page: '1.5' }, 'page must be an integer'],
+    [{ size: '0' }, 'size must be between 1 and 200'],
+    [{ size: '201' }, 'size must be between 1 and 200'],
+    [{ status: 'abc' }, 'status must be an integer'],
+    [{ status: '42' }, 'status must be an HTTP status code (100-599)'],
+    [{ method: 'FETCH' }, 'method must be an HTTP method'],
+    [{ method: 'G E T' }, 'method must be an HTTP method'],
+    [{ method: ['GET', 'POST'] }, 'method must be given once'],
+    [{ statusClass: '6xx' }, 'statusClass must be one of'],
+    [{ from: 'yesterday' }, 'from must be an ISO 8601 date-time'],
+    [{ source: 'carrier-pigeon' }, 'source must be one of'],
+  ])('rejects %j', (query, message) => {
+    const result = RequestsQuerySchema.safeParse(query);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.message).join('\n')).toContain(message);
+  });
+});
+
+describe('toExchangeFilter', () => {
+  it('keeps only the filters given', () => {
+    const q = RequestsQuerySchema.parse({ method: 'get', status: '200', url: 'orders' });
+    expect(toExchangeFilter(q)).toEqual({ method: 'GET', status: 200, urlContains: 'orders' });
+  });
+});

@@ -1,0 +1,74 @@
+import { METHODS } from 'node:http';
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, TrafficSourceSchema } from '@mockyard/contracts';
+import type { ExchangeFilter } from '../domain/exchange-filter';
+
+/**
+ * Query parameters of the read API, parsed once where they enter. Empty values count as absent
+ * (`?status=` is no filter); repeated parameters are an error. A method is known when Node's HTTP
+ * parser accepts it (http.METHODS: the methods that can ever pass through the gateway), any case.
+ */
+const KNOWN_METHODS = new Set(METHODS);
+
+const single = (name: string) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.string({ error: (i) => (i.input === undefined ? undefined : `${name} must be given once, as a plain value`) }).optional());
+
+const integer = (name: string, min: number, max: number, message: string) =>
+  single(name)
+    .refine((v) => v === undefined || /^[+-]?\d+$/.test(v.trim()), `${name} must be an integer`)
+    .transform((v) => (v === undefined ? undefined : Number(v.trim())))
+    .refine((v) => v === undefined || (v >= min && v <= max), message);
+
+const datetime = (name: string) =>
+  single(name)
+    .refine((v) => v === undefined || (/^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v))), `${name} must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00Z`)
+    .transform((v) => (v === undefined ? undefined : new Date(v)));
+
+export const PageQuerySchema = z.object({
+  page: integer('page', 0, 1_000_000, 'page must be >= 0').default(0).describe('page number, from 0 (default 0)'),
+  size: integer('size', 1, MAX_PAGE_SIZE, `size must be between 1 and ${MAX_PAGE_SIZE}`)
+    .default(DEFAULT_PAGE_SIZE)
+    .describe(`page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`),
+});
+
+export const FilterQuerySchema = z.object({
+  method: single('method')
+    .transform((v) => v?.trim().toUpperCase())
+    .refine((v) => v === undefined || KNOWN_METHODS.has(v), 'method must be an HTTP method such as GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT')
+    .describe('HTTP method, any case (GET, post, …)'),
+  status: integer('status', 100, 599, 'status must be an HTTP status code (100-599)').describe('response status code, exact'),
+  statusClass: single('statusClass')
+    .transform((v) => v?.trim().toLowerCase())
+    .refine((v) => v === undefined || /^[1-5]xx$/.test(v), 'statusClass must be one of 1xx, 2xx, 3xx, 4xx, 5xx')
+    .transform((v) => (v === undefined ? undefined : Number(v[0])))
+    .describe('response status class: 1xx … 5xx'),
+  host: single('host')
+    .transform((v) => v?.trim().toLowerCase())
+    .describe('target host name without port, exact (case-insensitive)'),
+  url: single('url')
+    .refine((v) => v === undefined || v.length <= 500, 'url must be at most 500 characters')
+    .describe('case-insensitive substring of the target URL'),
+  from: datetime('from').describe('started at or after (ISO 8601)'),
+  to: datetime('to').describe('started before (ISO 8601)'),
+  minDurationMs: integer('minDurationMs', 0, 86_400_000, 'minDurationMs must be between 0 and 86400000').describe('took at least this many ms'),
+  source: single('source')
+    .refine((v) => v === undefined || TrafficSourceSchema.safeParse(v).success, `source must be one of ${TrafficSourceSchema.options.join(', ')}`)
+    .describe(`capture source: ${TrafficSourceSchema.options.join(', ')}`),
+});
+
+export const RequestsQuerySchema = PageQuerySchema.extend(FilterQuerySchema.shape);
+
+export function toExchangeFilter(q: z.output<typeof FilterQuerySchema>): ExchangeFilter {
+  const filter: ExchangeFilter = {
+    method: q.method,
+    status: q.status,
+    statusClass: q.statusClass,
+    host: q.host || undefined,
+    urlContains: q.url,
+    from: q.from,
+    to: q.to,
+    minDurationMs: q.minDurationMs,
+    source: q.source as ExchangeFilter['source'],
+  };
+  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)) as ExchangeFilter;
+}

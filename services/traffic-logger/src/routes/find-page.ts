@@ -1,0 +1,17 @@
+import { buildPage, type Page } from '@mockyard/contracts';
+import type { ExchangeRepo } from '../adapters/exchange.repo';
+import type { ExchangeFilter } from '../domain/exchange-filter';
+import type { StoredExchange } from '../domain/stored-exchange';
+
+/** One page newest first plus totals; the list and the (capped) count run side by side. */
+export async function findPage<T>(
+  repo: Pick<ExchangeRepo, 'list' | 'count'>,
+  filter: ExchangeFilter,
+  page: number,
+  size: number,
+  countExactLimit: number,
+  view: (x: StoredExchange) => T,
+): Promise<Page<T>> {
+  const [list, count] = await Promise.all([repo.list(filter, page, size), repo.count(filter, countExactLimit)]);
+  return buildPage(list.items.map(view), { totalElements: count.count, exact: count.exact, hasMore: list.hasMore }, page, size);
+}

@@ -1,0 +1,115 @@
+import Redis from 'ioredis';
+import pg from 'pg';
+import { ensureConsumerGroup } from '@mockyard/bus';
+import { redisKeys } from '@mockyard/contracts';
+import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mockyard/testkit';
+import { countRows, makeEvent, publish, startLogger, waitFor, type RunningLogger } from './logger-fixture';
+
+let database: TestDatabase;
+let testRedis: TestRedis;
+let redis: Redis;
+let keys: ReturnType<typeof redisKeys>;
+const running: RunningLogger[] = [];
+
+const start = async (env: Record<string, string> = {}) => {
+  const logger = await startLogger(database, testRedis, { TRAFFIC_CONSUMER_CLAIM_IDLE_MS: '300', ...env });
+  running.push(logger);
+  return logger;
+};
+const pendingCount = async () => Number(((await redis.xpending(keys.trafficStream, keys.trafficConsumerGroup)) as [number])[0]);
+const rowIds = async (logger: RunningLogger) =>
+  (await logger.db.prisma.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM exchanges ORDER BY seq')).map((r) => r.id);
+
+beforeEach(async () => {
+  database = await createTestDatabase();
+  testRedis = createTestRedis();
+  redis = new Redis(testRedis.url);
+  keys = redisKeys(testRedis.prefix);
+});
+
+afterEach(async () => {
+  for (const logger of running.splice(0)) await logger.close(500);
+  redis.disconnect();
+  await testRedis.cleanup();
+  await database.drop();
+});
+
+it('stores a redelivered event once and acks both deliveries', async () => {
+  const logger = await start();
+  const event = makeEvent();
+  await publish(redis, testRedis.prefix, [event, makeEvent(), event]);
+  await waitFor(async () => logger.consumer.stats.acked === 3, 'three acks');
+  expect(await countRows(logger.db)).toBe(2);
+  expect(await pendingCount()).toBe(0);
+});
+
+it('claims a stale pending entry of a dead consumer and stores it', async () => {
+  await ensureConsumerGroup(redis, keys.trafficStream, keys.trafficConsumerGroup);
+  const event = makeEvent();
+  await publish(redis, testRedis.prefix, [event]);
+  // A consumer reads the entry and dies without acking it.
+  await redis.xreadgroup('GROUP', keys.trafficConsumerGroup, 'dead-consumer', 'COUNT', 10, 'STREAMS', keys.trafficStream, '>');
+  expect(await pendingCount()).toBe(1);
+
+  const logger = await start();
+  await waitFor(async () => (await pendingCount()) === 0, 'the stale entry to be claimed and acked');
+  expect(await rowIds(logger)).toEqual([event.id]);
+  expect(logger.consumer.stats.claimed).toBe(1);
+});
+
+it('moves undecodable entries to the dead-letter stream with the reason and keeps consuming', async () => {
+  const logger = await start();
+  const good = makeEvent();
+  await publish(redis, testRedis.prefix, ['{not json', JSON.stringify({ ...makeEvent(), id: 'not-a-uuid' }), good]);
+  await redis.xadd(keys.trafficStream, '*', 'payload', 'wrong field');
+  await waitFor(async () => (await redis.xlen(keys.trafficDeadLetter)) === 3, 'three dead letters');
+  await waitFor(async () => (await countRows(logger.db)) === 1, 'the good event stored');
+  const dead = (await redis.xrange(keys.trafficDeadLetter, '-', '+')).map(([, fields]) => Object.fromEntries(fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1]]]), [])));
+  expect(dead).toEqual([
+    expect.objectContaining({ event: '{not json', reason: expect.stringContaining('invalid JSON') }),
+    expect.objectContaining({ reason: expect.stringContaining('not a TrafficEvent: id:') }),
+    expect.objectContaining({ event: '', reason: 'missing field "event" (fields: payload)' }),
+  ]);
+  expect(await rowIds(logger)).toEqual([good.id]);
+  expect(await pendingCount()).toBe(0);
+});
+
+it('dead-letters a row the database refuses and stores the rest of its batch', async () => {
+  const logger = await start({ TRAFFIC_CONSUMER_BATCH_MAX_WAIT_MS: '200' });
+  const refused = makeEvent({ source: 'tunnel', method: 'CONNECT', url: 'db.example.test:5432', tunnel: { host: 'db.example.test', port: 2 ** 40, bytesUp: 1, bytesDown: 2 }, response: undefined });
+  const fine = [makeEvent(), makeEvent()];
+  await publish(redis, testRedis.prefix, [fine[0], refused, fine[1]]);
+  await waitFor(async () => (await redis.xlen(keys.trafficDeadLetter)) === 1, 'one dead letter');
+  const [[, fields]] = await redis.xrange(keys.trafficDeadLetter, '-', '+');
+  expect(fields[fields.indexOf('reason') + 1]).toMatch(/database rejected the row: .*out of range/);
+  await waitFor(async () => (await pendingCount()) === 0, 'everything acked');
+  expect((await rowIds(logger)).sort()).toEqual(fine.map((e) => e.id).sort());
+});
+
+it('acks nothing that was not committed when stopped mid-batch, and a later instance stores the batch once', async () => {
+  const first = await start();
+  // Hold the insert lock so the batch waits inside its transaction.
+  const blocker = new pg.Client({ connectionString: database.url });
+  await blocker.connect();
+  try {
+    await blocker.query('SELECT pg_advisory_lock(727281)');
+    const events = [makeEvent(), makeEvent(), makeEvent()];
+    await publish(redis, testRedis.prefix, events);
+    await waitFor(async () => (await pendingCount()) === 3, 'the batch to be read');
+    await first.stop(300); // the shutdown path SIGTERM runs: stop reading, abandon the batch after the grace
+
+    expect(await pendingCount()).toBe(3);
+    expect(await countRows(first.db)).toBe(0);
+
+    await blocker.query('SELECT pg_advisory_unlock(727281)');
+    // The abandoned transaction may still commit; its entries stay unacked all the same.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await pendingCount()).toBe(3);
+
+    const second = await start();
+    await waitFor(async () => (await pendingCount()) === 0, 'the second instance to claim and ack the batch');
+    expect((await rowIds(second)).sort()).toEqual(events.map((e) => e.id).sort());
+  } finally {
+    await blocker.end();
+  }
+});
