@@ -70,14 +70,14 @@ export function JsonEditor({ initialText, docKey, onChange, validate, label }: J
       viewRef.current = null;
     };
     // the editor is created once; documents are swapped below
-  }, []);
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   useEffect(() => {
     const view = viewRef.current;
     if (!view) return;
     const current = view.state.doc.toString();
     if (current !== initialText) view.dispatch({ changes: { from: 0, to: current.length, insert: initialText } });
-  }, [docKey]);
+  }, [docKey]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   return <div className="editor-frame" ref={hostRef} data-testid="json-editor" />;
 }

@@ -21,7 +21,7 @@ export function FilterBar({ filters, onChange }: FilterBarProps) {
     if (url === (filters.url ?? '') && host === (filters.host ?? '')) return;
     const timer = setTimeout(() => onChange({ ...filters, url: url.trim() || undefined, host: host.trim() || undefined }), 350);
     return () => clearTimeout(timer);
-  }, [url, host]);
+  }, [url, host]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   const applyStatus = (value: string) => {
     const trimmed = value.trim().toLowerCase();

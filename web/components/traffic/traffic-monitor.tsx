@@ -49,7 +49,7 @@ export function TrafficMonitor() {
     } catch (error) {
       setHistory((h) => ({ ...h, isLoading: false, error: error instanceof Error ? error : new Error(String(error)) }));
     }
-  }, [filterKey]);
+  }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   // New filters: start over with history page 0 and a live feed carrying the same filters.
   useEffect(() => {
@@ -73,7 +73,7 @@ export function TrafficMonitor() {
       },
     });
     return close;
-  }, [filterKey]);
+  }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   const togglePause = () => {
     const nextPaused = !pausedRef.current;
