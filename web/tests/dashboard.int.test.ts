@@ -143,7 +143,7 @@ describe('the dashboard in a browser, against the real stack', () => {
   });
 
   it('shows proxy and recording settings of the engine, and the dark theme', async () => {
-    await page.goto(`${stack.gatewayUrl}/proxy`);
+    await page.goto(`${stack.gatewayUrl}/engine-proxy`);
     await page.getByText('State:').waitFor();
     await screenshot('proxy-recording');
     await page.goto(`${stack.gatewayUrl}/`);

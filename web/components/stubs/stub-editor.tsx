@@ -13,7 +13,8 @@ type StubEditorProps = {
   isNew: boolean;
   engineId?: string;
   engineName?: string;
-  onSaved: (saved: Stub) => void;
+  /** Called with the engine's answer and a line saying what happened (shown by the parent: this editor remounts). */
+  onSaved: (saved: Stub, notice: string) => void;
   onDeleted: () => void;
 };
 
@@ -22,14 +23,12 @@ export function StubEditor({ stub, isNew, engineId, engineName, onSaved, onDelet
   const id = isNew ? undefined : readStubId(stub as Stub);
   const initial = JSON.stringify(isNew && Object.keys(stub).length === 0 ? NEW_STUB_TEMPLATE : stub, null, 2);
   const [text, setText] = useState(initial);
-  const [savedNote, setSavedNote] = useState<string>();
   const check = validateStubText(text);
 
   const save = useAction(async () => {
     if (!check.stub) return;
     const saved = id ? await hubClient.updateStub(id, check.stub, engineId) : await hubClient.createStub(check.stub, engineId);
-    setSavedNote(`${id ? 'Saved' : 'Created'} on ${engineName ?? 'the active engine'}.`);
-    onSaved(saved);
+    onSaved(saved, `${id ? 'Saved' : 'Created'} on ${engineName ?? 'the active engine'}.`);
   });
   const remove = useAction(async () => {
     if (!id || !window.confirm('Delete this stub from the engine?')) return;
@@ -52,7 +51,7 @@ export function StubEditor({ stub, isNew, engineId, engineName, onSaved, onDelet
         label="Stub mapping JSON"
         initialText={initial}
         docKey={id ?? 'new'}
-        onChange={(next) => { setText(next); setSavedNote(undefined); }}
+        onChange={setText}
         validate={(value) => validateStubText(value).problems}
       />
       {check.problems.length ? (
@@ -60,7 +59,6 @@ export function StubEditor({ stub, isNew, engineId, engineName, onSaved, onDelet
           {check.problems.map((p, i) => <li key={i}>{p.path}: {p.message}</li>)}
         </ul>
       ) : <div className="small-text muted" style={{ margin: '6px 0' }}>Valid stub JSON. Ctrl-F searches, Ctrl-Z undoes, Esc then Tab leaves the editor.</div>}
-      {savedNote ? <div className="note ok" role="status">{savedNote}</div> : null}
       <ErrorNote error={save.error} what={`save the stub (the engine said no)`} />
       <ErrorNote error={remove.error} what="delete the stub" />
     </div>

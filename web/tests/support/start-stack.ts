@@ -75,9 +75,12 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
 /** A second engine process (no self-registration), for the fleet and "switch the active engine" flows. */
 export async function startExtraEngine(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
+  // No HUB_URL (no self-registration: the test registers it through the UI) and no REDIS_URL (its traffic
+  // would go to the default stream prefix, outside this test's own).
+  const { HUB_URL: _hub, REDIS_URL: _redis, HUB_API_KEY: _key, ...env } = process.env;
   const child = spawn(process.execPath, [join(root, 'services/engine/dist/main.js')], {
     cwd: root,
-    env: { ...process.env, ENGINE_PORT: String(port), ENGINE_ROOT_DIR: mkdtempSync(join(tmpdir(), 'web-engine2-')), LOG_LEVEL: 'WARN', HUB_URL: '' },
+    env: { ...env, ENGINE_PORT: String(port), ENGINE_NAME: 'second', ENGINE_ROOT_DIR: mkdtempSync(join(tmpdir(), 'web-engine2-')), LOG_LEVEL: 'WARN' },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
