@@ -27,7 +27,8 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
+      const status = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('status') ?? 200);
+      res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ greeting: 'hello-from-upstream', method: req.method, received: body ? JSON.parse(body) : null }));
     });
   });
@@ -56,14 +57,26 @@ describe('the dashboard in a browser, against the real stack', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: 42 }),
     });
     expect(response.status).toBe(200);
+    for (const [path, method] of [['/catalog/items?status=404', 'GET'], ['/payments/charge?status=502', 'PUT'], ['/catalog/items?page=2', 'GET'], ['/login?status=302', 'POST']]) {
+      await sendThroughProxy(path, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' ? undefined : '{"a":1}' });
+    }
     const row = page.locator('.list-row', { hasText: '/browser/orders' });
     await row.waitFor({ timeout: 15_000 });
+    await page.locator('.list-row', { hasText: '/login' }).waitFor({ timeout: 15_000 });
+    await expect(page.locator('.list-row', { hasText: '/payments/charge' }).locator('.status-server-error').count()).resolves.toBe(1);
     await expect(row.locator('.status').textContent()).resolves.toBe('200');
     await row.click();
     const detail = page.getByRole('complementary', { name: 'Exchange detail' });
     await detail.getByText('"hello-from-upstream"').first().waitFor();
     await detail.getByRole('region', { name: 'Request' }).getByText('"order"').waitFor();
     await screenshot('traffic-monitor');
+
+    await detail.getByRole('button', { name: 'Turn into stub…' }).click();
+    await page.waitForURL(/\/stubs\?draft=1/);
+    await page.getByRole('button', { name: 'Create stub' }).waitFor();
+    const draft = await page.locator('.cm-content').textContent();
+    expect(draft).toContain('"urlPath": "/browser/orders"');
+    expect(draft).toContain('"hello-from-upstream"');
   });
 
   it('keeps a filter from the page URL across a reload and applies it to the list', async () => {
@@ -125,6 +138,25 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.locator('.stub-item', { hasText: '/only-on-second' }).waitFor();
     await expect(page.locator('.stub-item', { hasText: '/browser-hello' }).count()).resolves.toBe(0);
 
+    // import a file of mappings into the (now active) second engine
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'mappings.json', mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ mappings: [{ request: { method: 'GET', urlPath: '/imported' }, response: { status: 200, body: 'imported' } }] })),
+    });
+    await page.getByText('Imported 1 stub from mappings.json.').waitFor();
+    await page.locator('.stub-item', { hasText: '/imported' }).waitFor();
+    expect(await (await fetch(`${second.url}/imported`)).text()).toBe('imported');
+
+    // push it to both engines and watch each engine's result
+    await page.getByRole('checkbox', { name: /Select .* for pushing/ }).first().check();
+    const pushPanel = page.getByRole('region', { name: /Push 1 stub to engines/ });
+    await pushPanel.getByRole('checkbox', { name: 'local' }).check();
+    await pushPanel.getByRole('checkbox', { name: 'second' }).check();
+    await pushPanel.getByRole('button', { name: 'Push to 2 engines' }).click();
+    await pushPanel.locator('tbody tr', { hasText: 'completed' }).nth(1).waitFor({ timeout: 20_000 });
+    await expect(pushPanel.locator('tbody tr').count()).resolves.toBe(2);
+    await screenshot('stubs-push');
+
     await page.goto(`${stack.gatewayUrl}/engines`);
     await page.getByRole('button', { name: /^Make .* active$/ }).first().click();
     await page.goto(`${stack.gatewayUrl}/stubs`);
@@ -142,9 +174,16 @@ describe('the dashboard in a browser, against the real stack', () => {
     await expect(page.locator('.cm-content').textContent()).resolves.toContain('/browser-hellp');
   });
 
-  it('shows proxy and recording settings of the engine, and the dark theme', async () => {
+  it('records traffic through the engine into stubs, and shows the proxy settings and the dark theme', async () => {
     await page.goto(`${stack.gatewayUrl}/engine-proxy`);
     await page.getByText('State:').waitFor();
+    await page.getByLabel('Record from').fill(upstreamUrl);
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    await page.getByText('● recording').waitFor();
+    expect((await fetch(`${stack.engineUrl}/recorded/path?status=201`)).status).toBe(201);
+    await page.getByRole('button', { name: 'Stop & keep stubs' }).click();
+    await page.getByText(/^[1-9]\d* stubs? captured$/).waitFor();
+    await page.getByRole('cell', { name: /\/recorded\/path/ }).first().waitFor();
     await screenshot('proxy-recording');
     await page.goto(`${stack.gatewayUrl}/`);
     await page.getByRole('button', { name: /Switch to dark theme/ }).click();
