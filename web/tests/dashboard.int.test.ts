@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/launch-browser';
+import { prepareScreenshotDir } from './support/screenshot-dir';
 import { startExtraEngine, startStack, type RunningStack } from './support/start-stack';
 
 /**
@@ -13,7 +13,7 @@ import { startExtraEngine, startStack, type RunningStack } from './support/start
  */
 jest.setTimeout(60_000);
 
-const shotsDir = process.env.UPDATE_SCREENSHOTS ? join(__dirname, '..', 'docs', 'screenshots') : join(__dirname, '.artifacts');
+let shotsDir: string;
 let stack: RunningStack;
 let upstream: Server;
 let upstreamUrl: string;
@@ -22,7 +22,7 @@ let page: Page;
 const extraEngines: Array<{ stop: () => Promise<void> }> = [];
 
 beforeAll(async () => {
-  mkdirSync(shotsDir, { recursive: true });
+  shotsDir = prepareScreenshotDir();
   upstream = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
@@ -92,6 +92,18 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.reload();
     await check();
     expect(new URL(page.url()).searchParams.get('method')).toBe('POST');
+
+    const harHref = await page.getByRole('link', { name: 'Export HAR' }).getAttribute('href');
+    expect(harHref).toContain('method=POST');
+    const har = await (await fetch(`${stack.gatewayUrl}${harHref}`)).json();
+    expect(har.log.entries.length).toBeGreaterThan(0);
+    expect(har.log.entries.every((entry: { request: { method: string; url: string } }) => entry.request.method === 'POST' && entry.request.url.includes('/browser/orders'))).toBe(true);
+
+    // keyboard: the list takes focus and arrow keys move the open exchange
+    await page.getByRole('listbox', { name: 'Exchanges, newest first' }).focus();
+    await page.keyboard.press('Home');
+    await page.waitForURL(/[?&]id=/);
+    await page.getByRole('complementary', { name: 'Exchange detail' }).waitFor();
   });
 
   it('creates a stub in the JSON editor that answers on the engine port and shows in the list', async () => {
@@ -177,6 +189,14 @@ describe('the dashboard in a browser, against the real stack', () => {
   it('records traffic through the engine into stubs, and shows the proxy settings and the dark theme', async () => {
     await page.goto(`${stack.gatewayUrl}/engine-proxy`);
     await page.getByText('State:').waitFor();
+    await page.getByLabel('Target URL').fill(upstreamUrl);
+    await page.getByRole('button', { name: 'Enable proxy' }).click();
+    await page.getByRole('status').filter({ hasText: 'State:' }).getByText('enabled', { exact: true }).waitFor();
+    const proxied = await fetch(`${stack.engineUrl}/not-stubbed?status=203`);
+    expect({ status: proxied.status, greeting: (await proxied.json()).greeting }).toEqual({ status: 203, greeting: 'hello-from-upstream' });
+    await page.getByRole('button', { name: 'Disable proxy' }).click();
+    await page.getByRole('status').filter({ hasText: 'State:' }).getByText('disabled', { exact: true }).waitFor();
+
     await page.getByLabel('Record from').fill(upstreamUrl);
     await page.getByRole('button', { name: 'Start recording' }).click();
     await page.getByText('● recording').waitFor();
