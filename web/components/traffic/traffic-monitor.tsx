@@ -30,7 +30,7 @@ export function TrafficMonitor() {
   const pausedRef = useRef(false);
   const pendingRef = useRef<ExchangeRow[]>([]);
   const [pendingCount, setPendingCount] = useState(0);
-  const [history, setHistory] = useState<{ nextPage: number; totalElements: number; isLast: boolean; isLoading: boolean; error?: Error }>({ nextPage: 0, totalElements: 0, isLast: false, isLoading: true });
+  const [history, setHistory] = useState<{ nextPage: number; totalElements: number; isExact: boolean; isLast: boolean; isLoading: boolean; error?: Error }>({ nextPage: 0, totalElements: 0, isExact: true, isLast: false, isLoading: true });
 
   const setUrl = useCallback((nextFilters: TrafficFilters, id: string | undefined) => {
     const query = writeFilters(nextFilters);
@@ -45,7 +45,7 @@ export function TrafficMonitor() {
       const result = await trafficClient.fetchHistory(filters, page);
       const older = result.rows.filter((row) => matchesFilters(row, filters));
       setRows((current) => (isFirst ? mergeNewRows(current, [...older].reverse(), seenRef.current) : appendOlderRows(current, older, seenRef.current)));
-      setHistory({ nextPage: page + 1, totalElements: result.totalElements, isLast: result.last || result.rows.length < HISTORY_PAGE_SIZE, isLoading: false });
+      setHistory({ nextPage: page + 1, totalElements: result.totalElements, isExact: result.totalElementsExact, isLast: result.last || result.rows.length < HISTORY_PAGE_SIZE, isLoading: false });
     } catch (error) {
       setHistory((h) => ({ ...h, isLoading: false, error: error instanceof Error ? error : new Error(String(error)) }));
     }
@@ -153,7 +153,7 @@ export function TrafficMonitor() {
             renderRow={(row, index) => <ExchangeRowView key={row.id} row={row} isSelected={index === selectedIndex} onSelect={() => select(index)} />}
           />
           <div className="list-footer" role="status" aria-live="polite">
-            <span>{rows.length} shown{history.totalElements ? ` · ${history.totalElements} in history` : ''}</span>
+            <span>{rows.length} shown{history.totalElements ? ` · ${history.isExact ? '' : '~'}${history.totalElements} in history` : ''}</span>
             <span className="spacer" />
             {history.isLoading ? <span className="muted">loading…</span> : null}
             {history.error && rows.length > 0 ? <span className="status-server-error">{history.error instanceof ApiError ? history.error.message : 'history failed'}</span> : null}
