@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/launch-browser';
 import { prepareScreenshotDir } from './support/screenshot-dir';
+import { freePort } from '@mockyard/testkit';
 import { startExtraEngine, startStack, type RunningStack } from './support/start-stack';
 
 /**
@@ -144,7 +145,19 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.getByRole('button', { name: 'Add engine' }).click();
     await page.getByRole('button', { name: 'Make second active' }).click();
     await page.locator('tr', { hasText: 'second' }).getByText('active', { exact: true }).waitFor();
+
+    // an engine that is down shows as down (fleet tile, table) and its stubs as an error, never a spinner
+    const deadUrl = `http://127.0.0.1:${await freePort()}`;
+    await page.getByLabel('Name').fill('gone');
+    await page.getByLabel('URL', { exact: true }).fill(deadUrl);
+    await page.getByRole('button', { name: 'Add engine' }).click();
+    await page.locator('.tile.down', { hasText: 'gone' }).waitFor({ timeout: 20_000 });
+    await page.getByText('1 down').waitFor();
+    await page.locator('.tile.up', { hasText: 'second' }).waitFor();
     await screenshot('engines');
+    const goneId = await page.locator('.tile', { hasText: 'gone' }).getAttribute('data-engine-id');
+    await page.goto(`${stack.gatewayUrl}/stubs?engine=${goneId}`);
+    await page.getByRole('alert').filter({ hasText: 'Could not load the stubs of gone' }).waitFor({ timeout: 20_000 });
 
     await page.goto(`${stack.gatewayUrl}/stubs`);
     await page.locator('.stub-item', { hasText: '/only-on-second' }).waitFor();

@@ -35,6 +35,8 @@ export const hubClient = {
   updateServer: (id: string, changes: { name?: string; url?: string }) =>
     requestRaw(`${HUB_BASE}/registry/servers/${encodeURIComponent(id)}`, { method: 'PATCH', body: changes }),
   removeServer: (id: string) => requestRaw(`${HUB_BASE}/registry/servers/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  /** Probes every engine now and returns the refreshed list. */
+  checkServers: () => requestJson(`${HUB_BASE}/registry/health-check`, ServerListSchema, { method: 'POST', body: {}, timeoutMs: 20_000 }),
   activateServer: (id: string) => requestRaw(`${HUB_BASE}/registry/active`, { method: 'POST', body: { id } }),
 
   listStubs: (engineId?: string) => requestJson(`${HUB_BASE}/mappings`, StubListSchema, { headers: target(engineId) }),
