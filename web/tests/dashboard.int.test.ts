@@ -116,6 +116,12 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.keyboard.insertText('{ "request": { "method": "GET", "urlPath": "/browser-hello" }, "response": { "status": 0 } }');
     await page.getByText('response.status:').waitFor();
     await expect(page.getByRole('button', { name: 'Create stub' }).isDisabled()).resolves.toBe(true);
+    // passes the editor's schema check but the engine refuses it: the engine's own words are shown
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('{ "request": { "method": "GET", "urlPath": "/browser-hello", "headers": { "X": { "noSuchOperator": "1" } } }, "response": { "status": 200 } }');
+    await page.getByRole('button', { name: 'Create stub' }).click();
+    await page.getByRole('alert').filter({ hasText: /refused it — \/request\/headers\/X: unknown match operator 'noSuchOperator'/ }).waitFor();
+    await editor.click();
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(JSON.stringify({
       name: 'made in the browser', priority: 3,

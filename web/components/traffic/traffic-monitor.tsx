@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api/api-error';
 import { HISTORY_PAGE_SIZE, trafficClient } from '@/lib/api/traffic-client';
 import type { ExchangeRow } from '@/lib/api/traffic-schemas';
-import { appendOlderRows, mergeNewRows, openLiveFeed, type FeedState } from '@/lib/traffic/live-feed';
+import { appendOlderRows, MAX_ROWS_IN_VIEW, mergeNewRows, openLiveFeed, type FeedState } from '@/lib/traffic/live-feed';
 import { classifyStatus, formatBytes, formatDuration, formatTime } from '@/lib/traffic/status-class';
 import { hasFilters, matchesFilters, readFilters, writeFilters, type TrafficFilters } from '@/lib/traffic/traffic-filters';
 import { ErrorNote } from '../error-note';
@@ -66,6 +66,8 @@ export function TrafficMonitor() {
         if (wanted.length === 0) return;
         if (pausedRef.current) {
           pendingRef.current.push(...wanted);
+          // bounded like the list itself: a long pause keeps the newest rows
+          if (pendingRef.current.length > MAX_ROWS_IN_VIEW) pendingRef.current.splice(0, pendingRef.current.length - MAX_ROWS_IN_VIEW);
           setPendingCount(pendingRef.current.length);
           return;
         }
