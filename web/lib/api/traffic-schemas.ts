@@ -113,6 +113,8 @@ export const ExchangeDetailSchema = z.looseObject({
   correlationId: nullableString,
   matchedStubId: nullableString,
   nearMiss: nullableString,
+  /** CONNECT tunnels: bytes each way (the bodies inside are not seen) */
+  tunnel: z.looseObject({ bytesUp: z.number(), bytesDown: z.number() }).nullable().optional(),
   request: MessageSchema,
   response: MessageSchema.nullable().optional(),
   error: nullableString,
