@@ -35,7 +35,8 @@ const services = [
     name: 'engine',
     main: 'services/engine/dist/main.js',
     env: { ENGINE_PORT: String(ports.engine), ENGINE_PUBLIC_URL: env.ENGINE_PUBLIC_URL ?? url(ports.engine) },
-    health: `${url(ports.engine)}/health/ready`,
+    // The engine reserves no path outside /__admin (any other path may be a stub): WireMock's health.
+    health: `${url(ports.engine)}/__admin/health`,
   },
   { name: 'traffic-logger', main: 'services/traffic-logger/dist/main.js', env: { LOGGER_PORT: String(ports.logger) }, health: `${url(ports.logger)}/health/ready` },
   {
@@ -151,7 +152,9 @@ async function stop(reason, code = 0) {
       }),
   );
   const codes = await Promise.all(exits);
-  process.exit(code !== 0 ? code : codes.every((c) => c === 0) ? 0 : 1);
+  // Next's standalone server answers SIGTERM with exit code 143 (128 + SIGTERM) by design.
+  const clean = [...children.keys()].reverse().every((name, i) => codes[i] === 0 || (name === 'web' && codes[i] === 143));
+  process.exit(code !== 0 ? code : clean ? 0 : 1);
 }
 
 process.once('SIGTERM', () => void stop('SIGTERM'));

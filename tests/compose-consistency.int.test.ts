@@ -102,7 +102,10 @@ describe('docker-compose.yml and Dockerfiles match the code', () => {
     expect(Number(envPort ?? defaultPort)).toBe(defaultPort);
     const dockerfile = readFileSync(join(root, svc.build!.context, svc.build!.dockerfile), 'utf8');
     expect(dockerfile).toMatch(new RegExp(`^EXPOSE .*\\b${defaultPort}\\b`, 'm'));
-    expect(svc.healthcheck?.test.join(' ')).toContain(`127.0.0.1:${defaultPort}/health/`);
+    // The engine reserves no path outside /__admin (any other path may be a user's stub).
+    const healthPath = name.startsWith('engine') ? '/__admin/health' : '/health/';
+    expect(svc.healthcheck?.test.join(' ')).toContain(`127.0.0.1:${defaultPort}${healthPath}`);
+    expect(dockerfile).toMatch(new RegExp(`HEALTHCHECK .*127\\.0\\.0\\.1:${defaultPort}${healthPath.replace(/\//g, '\\/')}`));
   });
 
   it('gives every long-running service a health check and makes dependants wait for it', () => {

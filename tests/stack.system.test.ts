@@ -51,8 +51,12 @@ afterAll(async () => {
 });
 
 describe('npm run stack (the Compose topology as local processes)', () => {
+  it('engine answers its WireMock health endpoint (it reserves no path outside /__admin)', async () => {
+    const res = await fetch(`http://127.0.0.1:${ports.ENGINE_PORT}/__admin/health`);
+    expect({ status: res.status, body: await res.json() }).toMatchObject({ status: 200, body: { status: 'healthy' } });
+  });
+
   it.each([
-    ['engine', 'ENGINE_PORT'],
     ['traffic-logger', 'LOGGER_PORT'],
     ['hub-api', 'HUB_PORT'],
     ['proxy-gateway', 'SERVER_PORT'],

@@ -34,7 +34,8 @@ export interface Hub {
 /** Builds the hub from its config: database, Redis, engine clients, registry, queues and the app. */
 export async function createHub(options: CreateHubOptions): Promise<Hub> {
   const { config, logger } = options;
-  const db = options.db ?? (await createDbClient(config.datasource));
+  // migrations are idempotent and serialised by an advisory lock, so every service may apply them on start
+  const db = options.db ?? (await createDbClient(config.datasource, { migrate: true }));
   const ownsDb = options.db === undefined;
   const withQueues = options.withQueues ?? true;
   const redis = withQueues ? new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false }) : undefined;

@@ -13,7 +13,7 @@ async function main() {
   await hub.start();
   const server = await startServer(hub.app, config.port, config.bindAddress);
   shutdown.add('http', () => server.close(config.shutdownTimeoutMs / 2));
-  logger.info({ port: server.port, localEngineUrl: config.localEngineUrl, apiKey: config.apiKey ? 'required' : 'off' }, 'hub-api listening');
+  logger.info({ port: server.port, localEngineUrl: config.localEngineUrl, isApiKeyRequired: config.apiKey !== undefined }, 'hub-api listening');
 }
 
 main().catch((err) => {

@@ -42,7 +42,7 @@ describeWithEngines(`fan-out of stubs to many engines through BullMQ (genuine Wi
     const done = await settled(started.body.id);
     expect(done.body.state).toBe('partial');
     const byId = Object.fromEntries(done.body.results.map((r: { engine: { id: string } }) => [r.engine.id, r]));
-    expect(byId.local).toMatchObject({ state: 'completed', attempts: 1, result: { imported: 2, mode: 'import' }, error: null });
+    expect(byId.local).toMatchObject({ serverId: 'local', name: 'local', state: 'completed', attempts: 1, result: { imported: 2, mode: 'import' }, error: null });
     expect(byId[idB]).toMatchObject({ state: 'completed', result: { imported: 2 } });
     expect(byId[idDead]).toMatchObject({ state: 'failed', attempts: 4 });
     expect(byId[idDead].error).toContain('unreachable');

@@ -2,7 +2,7 @@ import { freePort } from '@mockyard/testkit';
 import { call, createTestBackends, eventually, startHub, type RunningHub } from './support/start-hub';
 import { startWireMock, wireMockUnavailableReason, type WireMockServer } from './support/wiremock';
 
-jest.setTimeout(30000);
+jest.setTimeout(60000);
 const skipReason = wireMockUnavailableReason();
 const describeWithEngines = skipReason ? describe.skip : describe;
 if (skipReason) process.stderr.write(`\n[hub-api] SKIPPED registry tests with genuine WireMock: ${skipReason}\n`);
@@ -40,12 +40,15 @@ describeWithEngines(`hub registry and active engine (genuine WireMock${skipReaso
     expect(list.body.map((s: { id: string }) => s.id)).toEqual(['local', res.body.id]);
   });
 
-  it('returns the existing entry with 200 when the same URL is registered again (trailing slash and case ignored)', async () => {
+  it('returns the existing entry with 200 when the same URL is registered again (trailing slash and case ignored), as a heartbeat', async () => {
     const first = await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'eng', url: `${engine.url}/x` } });
     const again = await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'other name', url: `${engine.url.replace('http', 'HTTP')}/x/` } });
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ id: first.body.id, name: 'eng' });
+    // a repeat registration is the engine's heartbeat: it counts as seen
+    expect(first.body.lastSeenAt).toBeNull();
+    expect(Date.parse(again.body.lastSeenAt)).toBeGreaterThan(Date.now() - 60000);
     await call(hub.url, 'DELETE', `/hub/admin/registry/servers/${first.body.id}`);
   });
 
@@ -157,7 +160,7 @@ describeWithEngines(`hub registry and active engine (genuine WireMock${skipReaso
       const offline = await eventually(async () => (await call(hub.url, 'GET', `/hub/admin/registry/servers/${s.id}`)).body, (x) => x.health === 'OFFLINE');
       expect(offline.lastSeenAt >= seen.lastSeenAt).toBe(true);
       await flaky.restart();
-      await eventually(async () => (await call(hub.url, 'GET', `/hub/admin/registry/servers/${s.id}`)).body, (x) => x.health === 'UP');
+      await eventually(async () => (await call(hub.url, 'GET', `/hub/admin/registry/servers/${s.id}`)).body, (x) => x.health === 'UP', 30000);
     } finally {
       await flaky.remove();
     }

@@ -34,7 +34,7 @@ export type EngineJobState = 'waiting' | 'active' | 'retrying' | 'completed' | '
 
 export interface FanoutStatus extends FanoutRecord {
   state: 'running' | 'completed' | 'partial' | 'failed';
-  results: { engine: { id: string; name: string; url: string }; state: EngineJobState; attempts: number; result: unknown; error: string | null; finishedAt: string | null }[];
+  results: { serverId: string; name: string; engine: { id: string; name: string; url: string }; state: EngineJobState; attempts: number; result: unknown; error: string | null; finishedAt: string | null }[];
 }
 
 /**
@@ -115,6 +115,8 @@ export class HubQueues {
         const state: EngineJobState =
           bullState === 'completed' ? 'completed' : bullState === 'failed' ? 'failed' : bullState === 'active' ? 'active' : job && job.attemptsMade > 0 ? 'retrying' : 'waiting';
         return {
+          serverId: engine.id,
+          name: engine.name,
           engine,
           state,
           attempts: job?.attemptsMade ?? 0,

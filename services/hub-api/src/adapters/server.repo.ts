@@ -81,6 +81,11 @@ export class PrismaServerRepo implements ServerRepo {
     });
   }
 
+  async markSeen(id: string, at: Date): Promise<ServerRecord | null> {
+    await this.prisma.managedServer.updateMany({ where: { id }, data: { lastSeenAt: at } });
+    return this.find(id);
+  }
+
   async getSetting(key: string): Promise<string | null> {
     const row = await this.prisma.hubSetting.findUnique({ where: { key } });
     return row?.value ?? null;

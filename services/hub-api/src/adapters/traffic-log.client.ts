@@ -2,17 +2,19 @@ import axios, { AxiosError, type AxiosInstance } from 'axios';
 import { z } from 'zod';
 import { DependencyError } from '../domain/hub-errors';
 
+/** The traffic-logger's `GET /api/requests` filters (see services/traffic-logger), all optional. */
 export const TrafficSearchSchema = z.object({
   page: z.number().int().min(0).optional(),
   size: z.number().int().min(1).max(1000).optional(),
   method: z.string().optional(),
-  status: z.number().int().optional(),
+  status: z.number().int().min(100).max(599).optional(),
+  statusClass: z.enum(['1xx', '2xx', '3xx', '4xx', '5xx']).optional(),
   host: z.string().optional(),
-  path: z.string().optional(),
-  q: z.string().optional(),
-  source: z.string().optional(),
-  /** Only exchanges served by this engine (passed to the logger as a filter). */
-  engineId: z.string().optional(),
+  url: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  minDurationMs: z.number().int().min(0).optional(),
+  source: z.enum(['proxy', 'forward', 'tunnel', 'engine']).optional(),
 });
 export type TrafficSearch = z.infer<typeof TrafficSearchSchema>;
 

@@ -1,7 +1,7 @@
 import { ENGINE_PROXY_METADATA, type StubMapping } from '@mockyard/contracts';
 
-/** Lowest practical priority (1 is highest), so every ordinary stub wins over the proxy. */
-export const ENGINE_PROXY_PRIORITY = 10000;
+/** Lowest priority WireMock accepts (Java Integer.MAX_VALUE; 1 is highest), as the engine uses: every ordinary stub wins. */
+export const ENGINE_PROXY_PRIORITY = 2147483647;
 
 /** The catch-all stub that makes an engine proxy everything no other stub matches to `targetUrl`. */
 export function buildProxyStub(targetUrl: string): StubMapping {

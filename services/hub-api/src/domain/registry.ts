@@ -49,12 +49,17 @@ export class Registry {
     return this.describe(record, record.id === activeId);
   }
 
-  /** Adds a server; the same URL again returns the existing entry (created=false), which self-registration relies on. */
+  /**
+   * Adds a server; the same URL again returns the existing entry (created=false), which self-registration
+   * relies on. Engines re-register periodically as their heartbeat, so a repeat refreshes `lastSeenAt`:
+   * an engine that stops heartbeating and stops answering probes turns OFFLINE (it is never deleted).
+   */
   async addServer(input: AddServer): Promise<{ server: ManagedServer; created: boolean }> {
     const url = normalizeEngineUrl(input.url);
     if (url === this.local.url) throw new ConflictError(`${url} is the local engine (id "local"); it is always registered`);
     const { server, created } = await this.repo.create({ name: input.name, url });
-    return { server: this.describe(server, server.id === (await this.activeId())), created };
+    const current = created ? server : ((await this.repo.markSeen(server.id, this.now())) ?? server);
+    return { server: this.describe(current, current.id === (await this.activeId())), created };
   }
 
   async updateServer(id: string, input: UpdateServer): Promise<ManagedServer> {

@@ -33,6 +33,8 @@ export interface ServerRepo {
   update(id: string, input: { name?: string; url?: string }): Promise<ServerRecord | null>;
   remove(id: string): Promise<boolean>;
   recordProbe(id: string, probe: ProbeRecord): Promise<void>;
+  /** A heartbeat (the engine re-registered itself): it was alive at `at`. */
+  markSeen(id: string, at: Date): Promise<ServerRecord | null>;
   getSetting(key: string): Promise<string | null>;
   setSetting(key: string, value: string): Promise<void>;
 }

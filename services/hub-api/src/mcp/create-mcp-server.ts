@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { EnableProxySchema, StubMappingSchema } from '@mockyard/contracts';
 import type { Logger } from '@mockyard/service-kit';
-import { HubError } from '../domain/hub-errors';
+import { HubError, InvalidInputError } from '../domain/hub-errors';
 import { parseTargetSelector } from '../domain/target-selector';
 import type { HubContext } from '../hub-context';
 
@@ -61,20 +61,26 @@ export function createMcpServer(hub: HubContext, version = '0.1.0'): McpServer {
 
   tool(
     'search_traffic',
-    'Search the traffic log (requests that passed through the proxy and engines): filter by method, status, host, path, free text q; paged.',
+    'Search the traffic log (requests that passed through the proxy and the engines; newest first, paged). Filters combine.',
     {
-      targetServer: targetServer.describe('only traffic served by this engine ("local" or a server id); omit for all traffic'),
-      method: z.string().optional(),
-      status: z.number().int().optional(),
-      host: z.string().optional(),
-      path: z.string().optional(),
-      q: z.string().optional().describe('free text searched in URLs'),
+      targetServer: targetServer.describe('only traffic whose URL starts at this engine\'s base URL ("local" or a server id); omit for all traffic'),
+      method: z.string().optional().describe('HTTP method'),
+      status: z.number().int().min(100).max(599).optional().describe('response status, exact'),
+      statusClass: z.enum(['1xx', '2xx', '3xx', '4xx', '5xx']).optional(),
+      host: z.string().optional().describe('target host name without port'),
+      url: z.string().optional().describe('case-insensitive substring of the URL; with targetServer, a path starting with / under that engine'),
+      from: z.iso.datetime({ offset: true }).optional().describe('started at or after (ISO 8601)'),
+      to: z.iso.datetime({ offset: true }).optional().describe('started before (ISO 8601)'),
+      minDurationMs: z.number().int().min(0).optional(),
+      source: z.enum(['proxy', 'forward', 'tunnel', 'engine']).optional().describe('capture source'),
       page: z.number().int().min(0).optional(),
       size: z.number().int().min(1).max(200).optional(),
     },
-    async ({ targetServer: t, ...filters }) => {
-      const engineId = t === undefined ? undefined : (await engine(t)).id;
-      return hub.traffic.searchRequests({ ...filters, ...(engineId ? { engineId } : {}) });
+    async ({ targetServer: t, url, ...filters }) => {
+      if (t === undefined) return hub.traffic.searchRequests({ ...filters, url });
+      if (url !== undefined && !url.startsWith('/')) throw new InvalidInputError('with targetServer, url must be a path starting with / (it is searched under that engine\'s URL)');
+      const e = await engine(t);
+      return hub.traffic.searchRequests({ ...filters, url: `${e.url}${url ?? ''}` });
     },
   );
   return server;

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { createLogger, startServer, type StartedServer } from '@mockyard/service-kit';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mockyard/testkit';
 import { loadHubConfig } from '../../src/config';
@@ -24,7 +25,8 @@ export async function startHub(options: { database: TestDatabase; redis: TestRed
     },
     propertiesPath: '/dev/null',
   });
-  const logger = createLogger({ service: 'hub-api-test', level: config.logLevel });
+  const logFile = process.env.HUB_TEST_LOG_FILE;
+  const logger = createLogger({ service: 'hub-api-test', level: config.logLevel, destination: logFile ? pino.destination({ dest: logFile, sync: true, append: true }) : undefined });
   const hub = await createHub({ config, logger });
   if (options.startJobs ?? true) await hub.start();
   const server = await startServer(hub.app, 0);

@@ -62,14 +62,14 @@ export async function startWireMock(options: { https?: boolean } = {}): Promise<
     httpsUrl: httpsPort ? `https://127.0.0.1:${httpsPort}` : undefined,
     stop: async () => {
       const c = child;
-      if (!c || c.exitCode !== null) return;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
       const gone = new Promise((resolve) => c.once('exit', resolve));
       c.kill('SIGKILL');
       await gone;
     },
     remove: async () => {
       const c = child;
-      if (c && c.exitCode === null) {
+      if (c && c.exitCode === null && c.signalCode === null) {
         const gone = new Promise((resolve) => c.once('exit', resolve));
         c.kill('SIGKILL');
         await gone;

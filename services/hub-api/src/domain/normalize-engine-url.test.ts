@@ -1,0 +1,14 @@
+import { normalizeEngineUrl } from './normalize-engine-url';
+
+describe('normalizeEngineUrl', () => {
+  it.each([
+    ['http://127.0.0.1:9090', 'http://127.0.0.1:9090'],
+    ['http://127.0.0.1:9090/', 'http://127.0.0.1:9090'],
+    ['HTTP://Engine.Example:9090//', 'http://engine.example:9090'],
+    ['http://engine:80/', 'http://engine'],
+    ['https://engine:443/mocks/a/', 'https://engine/mocks/a'],
+    ['https://engine:8443/mocks?x=1#top', 'https://engine:8443/mocks'],
+  ])('%s -> %s', (raw, expected) => {
+    expect(normalizeEngineUrl(raw)).toBe(expected);
+  });
+});
