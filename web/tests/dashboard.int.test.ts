@@ -107,6 +107,23 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.getByRole('complementary', { name: 'Exchange detail' }).waitFor();
   });
 
+  it('pauses the live list without losing what arrives meanwhile, and clears the view', async () => {
+    await page.goto(`${stack.gatewayUrl}/?url=%2Fpaused`);
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: '❚❚ Pause' }).click();
+    await sendThroughProxy('/paused/one');
+    await sendThroughProxy('/paused/two');
+    await page.getByRole('button', { name: '▶ Resume (2 new)' }).waitFor({ timeout: 15_000 });
+    await expect(page.locator('.list-row').count()).resolves.toBe(0);
+    await page.getByRole('button', { name: '▶ Resume (2 new)' }).click();
+    await page.locator('.list-row', { hasText: '/paused/one' }).waitFor();
+    await page.locator('.list-row', { hasText: '/paused/two' }).waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect(page.locator('.list-row').count()).resolves.toBe(0);
+    await sendThroughProxy('/paused/three');
+    await page.locator('.list-row', { hasText: '/paused/three' }).waitFor({ timeout: 15_000 });
+  });
+
   it('creates a stub in the JSON editor that answers on the engine port and shows in the list', async () => {
     await page.goto(`${stack.gatewayUrl}/stubs`);
     await page.getByRole('button', { name: 'New stub' }).click();
@@ -166,6 +183,16 @@ describe('the dashboard in a browser, against the real stack', () => {
     const goneId = await page.locator('.tile', { hasText: 'gone' }).getAttribute('data-engine-id');
     await page.goto(`${stack.gatewayUrl}/stubs?engine=${goneId}`);
     await page.getByRole('alert').filter({ hasText: 'Could not load the stubs of gone' }).waitFor({ timeout: 20_000 });
+
+    // edit and remove an engine
+    await page.goto(`${stack.gatewayUrl}/engines`);
+    await page.getByRole('button', { name: 'Edit gone' }).click();
+    await page.getByLabel('Engine name').fill('gone-renamed');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.tile', { hasText: 'gone-renamed' }).waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove gone-renamed' }).click();
+    await page.locator('.tile', { hasText: 'gone-renamed' }).waitFor({ state: 'detached' });
 
     await page.goto(`${stack.gatewayUrl}/stubs`);
     await page.locator('.stub-item', { hasText: '/only-on-second' }).waitFor();
