@@ -105,6 +105,9 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.keyboard.press('Home');
     await page.waitForURL(/[?&]id=/);
     await page.getByRole('complementary', { name: 'Exchange detail' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('complementary', { name: 'Exchange detail' }).waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('id')).toBeNull();
   });
 
   it('pauses the live list without losing what arrives meanwhile, and clears the view', async () => {

@@ -127,7 +127,12 @@ export function TrafficMonitor() {
           <button type="button" className="danger" onClick={deleteAll} title="Delete all logged traffic on the server">Delete all…</button>
         </div>
       </div>
-      <div className={`monitor-body${selectedId ? ' with-detail' : ''}`}>
+      <div
+        className={`monitor-body${selectedId ? ' with-detail' : ''}`}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && selectedId) setUrl(filters, undefined);
+        }}
+      >
         <div className="list-pane">
           <div className="list-header" aria-hidden="true">
             <span>Time</span><span>Method</span><span>Host / path</span><span className="col-num">Status</span>
