@@ -10,7 +10,7 @@ const NAV_ITEMS = [
   { href: '/', label: 'Traffic' },
   { href: '/engines', label: 'Engines' },
   { href: '/stubs', label: 'Stubs' },
-  { href: '/proxy', label: 'Proxy & recording' },
+  { href: '/engine-proxy', label: 'Proxy & recording' },
   { href: '/unmatched', label: 'Unmatched' },
 ];
 

@@ -20,12 +20,17 @@ export function EnginesScreen() {
     await hubClient.removeServer(server.id);
     servers.reload();
   });
+  const check = useAction(async () => { await hubClient.checkServers(); servers.reload(); });
   const list = servers.data ?? [];
   const downCount = list.filter((s) => s.health === 'DOWN').length;
 
   return (
     <div className="page">
-      <h1>Engines</h1>
+      <div className="row" style={{ marginBottom: 10 }}>
+        <h1 style={{ margin: 0 }}>Engines</h1>
+        <button type="button" className="small" disabled={check.isBusy} onClick={() => void check.run()}>{check.isBusy ? 'Checking…' : 'Check health now'}</button>
+      </div>
+      <ErrorNote error={check.error} what="check the engines" />
       {servers.error ? <ErrorNote error={servers.error} what="load the engine registry" onRetry={servers.reload} /> : null}
       {!servers.data && !servers.error ? <Loading label="engines" /> : null}
       {servers.data ? (
@@ -78,7 +83,7 @@ export function EnginesScreen() {
           </tbody>
         </table>
       ) : null}
-      <AddEngineForm onAdded={servers.reload} />
+      <AddEngineForm onAdded={() => void check.run()} />
     </div>
   );
 }

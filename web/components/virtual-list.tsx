@@ -42,7 +42,7 @@ export function VirtualList<T>({ items, rowHeight, renderRow, getKey, selectedIn
       viewport.scrollTop += shift * rowHeight;
       setScrollTop(viewport.scrollTop);
     }
-  }, [items]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [items]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   // Bring the selected row into view when the selection moves (not when rows arrive above it).
   const selectedKey = selectedIndex >= 0 && items[selectedIndex] ? getKey(items[selectedIndex]) : undefined;
@@ -52,7 +52,7 @@ export function VirtualList<T>({ items, rowHeight, renderRow, getKey, selectedIn
     const top = selectedIndex * rowHeight;
     if (top < viewport.scrollTop) viewport.scrollTop = top;
     else if (top + rowHeight > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + rowHeight - viewport.clientHeight;
-  }, [selectedKey, rowHeight]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [selectedKey, rowHeight]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
   const last = Math.min(items.length, Math.ceil((scrollTop + viewportHeight) / rowHeight) + overscan);

@@ -64,7 +64,7 @@ describe('hub forwarder (/bff/hub/*)', () => {
   });
 
   it('uses the key the user entered (session cookie) when the server holds none', async () => {
-    const saved = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', body: JSON.stringify({ apiKey: 'typed key' }) }));
+    const saved = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: 'typed key' }) }));
     expect(saved.status).toBe(204);
     const cookie = saved.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/HttpOnly/);
@@ -91,6 +91,39 @@ describe('hub forwarder (/bff/hub/*)', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it.each([
+    ['a cross-site fetch', { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }],
+    ['another origin', { origin: 'http://evil.test', host: 'dash.test', 'content-type': 'application/json' }],
+    ['an opaque origin', { origin: 'null', 'content-type': 'application/json' }],
+    ['a form post (no CORS preflight)', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['a text/plain post', { 'content-type': 'text/plain' }],
+  ])('refuses %s with 403 and never forwards it with the key', async (_what, headers) => {
+    process.env.HUB_API_KEY = 'server-secret';
+    const response = await hubRoute.POST(
+      new Request('http://dash.test/bff/hub/admin/registry/active', { method: 'POST', headers, body: headers['content-type']?.includes('json') ? '{"id":"local"}' : 'id=local' }),
+      params(['admin', 'registry', 'active']),
+    );
+    expect(response.status).toBe(403);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("lets this dashboard's own pages through (same origin, same-origin fetch metadata)", async () => {
+    const response = await hubRoute.POST(
+      new Request('http://dash.test/bff/hub/admin/registry/active', {
+        method: 'POST', headers: { origin: 'http://dash.test', host: 'dash.test', 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }, body: '{"id":"local"}',
+      }),
+      params(['admin', 'registry', 'active']),
+    );
+    expect(response.status).toBe(200);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('refuses a cross-site page storing a key in the session', async () => {
+    const response = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, body: '{"apiKey":"x"}' }));
+    expect(response.status).toBe(403);
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+
   it('answers 502 problem+json naming the upstream when the hub is down', async () => {
     process.env.HUB_URL = 'http://127.0.0.1:1';
     const response = await hubRoute.GET(new Request('http://dash.test/bff/hub/admin/mappings'), params(['admin', 'mappings']));
@@ -110,7 +143,7 @@ describe('session key endpoint (/bff/session)', () => {
   });
 
   it('refuses a blank key with a 400 problem naming apiKey', async () => {
-    const response = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', body: '{"apiKey":"  "}' }));
+    const response = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"apiKey":"  "}' }));
     expect(response.status).toBe(400);
     expect((await response.json()).errors[0].path).toBe('apiKey');
   });

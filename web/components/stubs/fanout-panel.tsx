@@ -7,6 +7,7 @@ import { ErrorNote } from '../error-note';
 
 const POLL_MS = 1000;
 const MAX_POLLS = 120;
+/** The hub's fan-out states: running → completed | partial | failed; per engine waiting/active/retrying → completed | failed. */
 const FINAL_STATES = /^(done|completed|complete|succeeded|success|ok|failed|error|partial)$/i;
 
 /** Pushes a set of stubs to several engines (hub fan-out) and follows each engine's result. */
@@ -82,14 +83,14 @@ export function FanoutPanel({ servers, mappings }: { servers: Server[]; mappings
           <thead><tr><th>Engine</th><th>Result</th><th>Detail</th></tr></thead>
           <tbody>
             {results.map((result, index) => {
-              const id = result.serverId ?? result.id ?? String(index);
+              const id = result.engine?.id ?? result.serverId ?? result.id ?? String(index);
               const state = result.status ?? result.state ?? 'pending';
               const isFailure = /fail|error/i.test(state);
               return (
                 <tr key={id}>
-                  <td>{result.name ?? servers.find((s) => s.id === id)?.name ?? id}</td>
+                  <td>{result.engine?.name ?? result.name ?? servers.find((s) => s.id === id)?.name ?? id}{result.attempts && result.attempts > 1 ? <span className="muted small-text"> · {result.attempts} attempts</span> : null}</td>
                   <td><span className={`badge ${isFailure ? 'down' : /done|ok|success|complete/i.test(state) ? 'up' : ''}`}>{state}</span></td>
-                  <td className="mono small-text">{result.message ?? (result.error ? JSON.stringify(result.error) : '')}</td>
+                  <td className="mono small-text">{result.message ?? (typeof result.error === 'string' ? result.error : result.error ? JSON.stringify(result.error) : result.result ? JSON.stringify(result.result) : '')}</td>
                 </tr>
               );
             })}

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { hubClient } from '@/lib/api/hub-client';
 import type { Stub } from '@/lib/api/hub-schemas';
 import { NEW_STUB_TEMPLATE, readStubId } from '@/lib/stubs/stub-list';
-import { validateStubText } from '@/lib/stubs/validate-stub';
+import { ApiError } from '@/lib/api/api-error';
+import { readEngineProblems, validateStubText, type StubProblem } from '@/lib/stubs/validate-stub';
 import { useAction } from '@/lib/ui/use-resource';
 import { ErrorNote } from '../error-note';
 import { JsonEditor } from '../json-editor';
@@ -13,7 +14,8 @@ type StubEditorProps = {
   isNew: boolean;
   engineId?: string;
   engineName?: string;
-  onSaved: (saved: Stub) => void;
+  /** Called with the engine's answer and a line saying what happened (shown by the parent: this editor remounts). */
+  onSaved: (saved: Stub, notice: string) => void;
   onDeleted: () => void;
 };
 
@@ -22,14 +24,20 @@ export function StubEditor({ stub, isNew, engineId, engineName, onSaved, onDelet
   const id = isNew ? undefined : readStubId(stub as Stub);
   const initial = JSON.stringify(isNew && Object.keys(stub).length === 0 ? NEW_STUB_TEMPLATE : stub, null, 2);
   const [text, setText] = useState(initial);
-  const [savedNote, setSavedNote] = useState<string>();
+  /** The engine's last refusal, marked in the editor until the text changes. */
+  const [refused, setRefused] = useState<{ text: string; problems: StubProblem[] }>();
   const check = validateStubText(text);
+  const engineProblems = refused && refused.text === text ? refused.problems : [];
 
   const save = useAction(async () => {
     if (!check.stub) return;
-    const saved = id ? await hubClient.updateStub(id, check.stub, engineId) : await hubClient.createStub(check.stub, engineId);
-    setSavedNote(`${id ? 'Saved' : 'Created'} on ${engineName ?? 'the active engine'}.`);
-    onSaved(saved);
+    setRefused(undefined);
+    const sentText = text;
+    const saved = await (id ? hubClient.updateStub(id, check.stub, engineId) : hubClient.createStub(check.stub, engineId)).catch((error: unknown) => {
+      if (error instanceof ApiError) setRefused({ text: sentText, problems: readEngineProblems(sentText, error.body) });
+      throw error;
+    });
+    onSaved(saved, `${id ? 'Saved' : 'Created'} on ${engineName ?? 'the active engine'}.`);
   });
   const remove = useAction(async () => {
     if (!id || !window.confirm('Delete this stub from the engine?')) return;
@@ -52,15 +60,15 @@ export function StubEditor({ stub, isNew, engineId, engineName, onSaved, onDelet
         label="Stub mapping JSON"
         initialText={initial}
         docKey={id ?? 'new'}
-        onChange={(next) => { setText(next); setSavedNote(undefined); }}
-        validate={(value) => validateStubText(value).problems}
+        onChange={setText}
+        revalidateKey={refused}
+        validate={(value) => [...validateStubText(value).problems, ...(refused && refused.text === value ? refused.problems : [])]}
       />
-      {check.problems.length ? (
+      {check.problems.length || engineProblems.length ? (
         <ul className="problems" aria-label="Problems" aria-live="polite">
-          {check.problems.map((p, i) => <li key={i}>{p.path}: {p.message}</li>)}
+          {[...check.problems, ...engineProblems].map((p, i) => <li key={i}>{p.path}: {p.message}</li>)}
         </ul>
       ) : <div className="small-text muted" style={{ margin: '6px 0' }}>Valid stub JSON. Ctrl-F searches, Ctrl-Z undoes, Esc then Tab leaves the editor.</div>}
-      {savedNote ? <div className="note ok" role="status">{savedNote}</div> : null}
       <ErrorNote error={save.error} what={`save the stub (the engine said no)`} />
       <ErrorNote error={remove.error} what="delete the stub" />
     </div>

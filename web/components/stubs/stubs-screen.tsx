@@ -22,6 +22,7 @@ export function StubsScreen() {
   const [draft, setDraft] = useState<Record<string, unknown>>();
   const [checked, setChecked] = useState<string[]>([]);
   const [importNote, setImportNote] = useState<string>();
+  const [savedNote, setSavedNote] = useState<string>();
 
   const servers = useResource(hubClient.listServers, 'servers', 10_000);
   const stubs = useResource(() => hubClient.listStubs(engineId || undefined), `stubs-${engineId}`);
@@ -74,7 +75,7 @@ export function StubsScreen() {
               <span>Search method, URL, name</span>
               <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="GET /users" />
             </label>
-            <button type="button" className="primary" style={{ alignSelf: 'flex-end' }} onClick={() => { setSelectedId(undefined); setDraft(undefined); setDraft({}); }}>New stub</button>
+            <button type="button" className="primary" style={{ alignSelf: 'flex-end' }} onClick={() => { setSavedNote(undefined); setSelectedId(undefined); setDraft({}); }}>New stub</button>
             <label className="button" style={{ alignSelf: 'flex-end' }}>
               Import file…
               <input type="file" accept="application/json,.json" className="sr-only" onChange={(e) => { const file = e.target.files?.[0]; if (file) void importFile.run(file); e.target.value = ''; }} />
@@ -101,8 +102,8 @@ export function StubsScreen() {
                       tabIndex={0}
                       aria-selected={id === selectedId}
                       data-stub-id={id}
-                      onClick={() => { setDraft(undefined); setSelectedId(id); }}
-                      onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); setDraft(undefined); setSelectedId(id); } }}
+                      onClick={() => { setSavedNote(undefined); setDraft(undefined); setSelectedId(id); }}
+                      onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); setSavedNote(undefined); setDraft(undefined); setSelectedId(id); } }}
                     >
                       <input
                         type="checkbox"
@@ -126,6 +127,7 @@ export function StubsScreen() {
           ) : null}
         </section>
         <section aria-label="Stub editor">
+          {savedNote ? <div className="note ok" role="status">{savedNote}</div> : null}
           {draft || selected ? (
             <StubEditor
               key={draft ? `draft-${JSON.stringify(draft).length}` : readStubId(selected!)}
@@ -133,7 +135,7 @@ export function StubsScreen() {
               isNew={Boolean(draft)}
               engineId={engineId || undefined}
               engineName={engine?.name}
-              onSaved={(saved) => { setDraft(undefined); setSelectedId(readStubId(saved)); stubs.reload(); }}
+              onSaved={(saved, notice) => { setSavedNote(notice); setDraft(undefined); setSelectedId(readStubId(saved)); stubs.reload(); }}
               onDeleted={() => { setSelectedId(undefined); stubs.reload(); }}
             />
           ) : (

@@ -7,7 +7,7 @@ import { buildStubFromExchange } from '@/lib/stubs/exchange-to-stub';
 import { buildDraftUrl, saveStubDraft } from '@/lib/stubs/stub-draft';
 import { buildCurl } from '@/lib/traffic/build-curl';
 import { listHeaders, readHeader } from '@/lib/traffic/header-value';
-import { classifyStatus, formatDuration } from '@/lib/traffic/status-class';
+import { classifyStatus, formatBytes, formatDuration } from '@/lib/traffic/status-class';
 import { useResource } from '@/lib/ui/use-resource';
 import { EngineSelect } from '../engine-select';
 import { ErrorNote, Loading } from '../error-note';
@@ -84,6 +84,7 @@ export function ExchangeDetail({ id, onClose }: { id: string; onClose: () => voi
           {exchange.correlationId ? <tr><td>request id</td><td>{exchange.correlationId}</td></tr> : null}
           {exchange.matchedStubId ? <tr><td>matched stub</td><td>{exchange.matchedStubId}</td></tr> : null}
           {exchange.nearMiss ? <tr><td>near miss</td><td>{exchange.nearMiss}</td></tr> : null}
+          {exchange.tunnel ? <tr><td>tunnel</td><td>{formatBytes(exchange.tunnel.bytesUp)} up · {formatBytes(exchange.tunnel.bytesDown)} down (encrypted: bodies not captured)</td></tr> : null}
         </tbody></table>
       </section>
     </aside>

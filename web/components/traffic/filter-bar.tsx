@@ -12,16 +12,19 @@ export function FilterBar({ filters, onChange }: FilterBarProps) {
   const [url, setUrl] = useState(filters.url ?? '');
   const [host, setHost] = useState(filters.host ?? '');
   const [status, setStatus] = useState(filters.status ?? '');
+  const [minDuration, setMinDuration] = useState(filters.minDurationMs ?? '');
 
   useEffect(() => setUrl(filters.url ?? ''), [filters.url]);
   useEffect(() => setHost(filters.host ?? ''), [filters.host]);
   useEffect(() => setStatus(filters.status ?? ''), [filters.status]);
+  useEffect(() => setMinDuration(filters.minDurationMs ?? ''), [filters.minDurationMs]);
 
   useEffect(() => {
-    if (url === (filters.url ?? '') && host === (filters.host ?? '')) return;
-    const timer = setTimeout(() => onChange({ ...filters, url: url.trim() || undefined, host: host.trim() || undefined }), 350);
+    const wantedMin = /^\d{1,8}$/.test(minDuration.trim()) ? minDuration.trim() : '';
+    if (url === (filters.url ?? '') && host === (filters.host ?? '') && wantedMin === (filters.minDurationMs ?? '')) return;
+    const timer = setTimeout(() => onChange({ ...filters, url: url.trim() || undefined, host: host.trim() || undefined, minDurationMs: wantedMin || undefined }), 350);
     return () => clearTimeout(timer);
-  }, [url, host]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [url, host, minDuration]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   const applyStatus = (value: string) => {
     const trimmed = value.trim().toLowerCase();
@@ -66,6 +69,10 @@ export function FilterBar({ filters, onChange }: FilterBarProps) {
           <option value="">any</option>
           {TRAFFIC_SOURCES.map((s) => <option key={s}>{s}</option>)}
         </select>
+      </label>
+      <label className="field">
+        <span>Min ms</span>
+        <input inputMode="numeric" value={minDuration} onChange={(e) => setMinDuration(e.target.value)} placeholder="500" size={5} aria-invalid={minDuration !== '' && !/^\d{1,8}$/.test(minDuration.trim())} />
       </label>
       <label className="field">
         <span>From</span>

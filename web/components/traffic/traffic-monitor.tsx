@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api/api-error';
 import { HISTORY_PAGE_SIZE, trafficClient } from '@/lib/api/traffic-client';
 import type { ExchangeRow } from '@/lib/api/traffic-schemas';
-import { appendOlderRows, mergeNewRows, openLiveFeed, type FeedState } from '@/lib/traffic/live-feed';
+import { appendOlderRows, MAX_ROWS_IN_VIEW, mergeNewRows, openLiveFeed, type FeedState } from '@/lib/traffic/live-feed';
 import { classifyStatus, formatBytes, formatDuration, formatTime } from '@/lib/traffic/status-class';
 import { hasFilters, matchesFilters, readFilters, writeFilters, type TrafficFilters } from '@/lib/traffic/traffic-filters';
 import { ErrorNote } from '../error-note';
@@ -30,7 +30,7 @@ export function TrafficMonitor() {
   const pausedRef = useRef(false);
   const pendingRef = useRef<ExchangeRow[]>([]);
   const [pendingCount, setPendingCount] = useState(0);
-  const [history, setHistory] = useState<{ nextPage: number; totalElements: number; isLast: boolean; isLoading: boolean; error?: Error }>({ nextPage: 0, totalElements: 0, isLast: false, isLoading: true });
+  const [history, setHistory] = useState<{ nextPage: number; totalElements: number; isExact: boolean; isLast: boolean; isLoading: boolean; error?: Error }>({ nextPage: 0, totalElements: 0, isExact: true, isLast: false, isLoading: true });
 
   const setUrl = useCallback((nextFilters: TrafficFilters, id: string | undefined) => {
     const query = writeFilters(nextFilters);
@@ -45,11 +45,11 @@ export function TrafficMonitor() {
       const result = await trafficClient.fetchHistory(filters, page);
       const older = result.rows.filter((row) => matchesFilters(row, filters));
       setRows((current) => (isFirst ? mergeNewRows(current, [...older].reverse(), seenRef.current) : appendOlderRows(current, older, seenRef.current)));
-      setHistory({ nextPage: page + 1, totalElements: result.totalElements, isLast: result.last || result.rows.length < HISTORY_PAGE_SIZE, isLoading: false });
+      setHistory({ nextPage: page + 1, totalElements: result.totalElements, isExact: result.totalElementsExact, isLast: result.last || result.rows.length < HISTORY_PAGE_SIZE, isLoading: false });
     } catch (error) {
       setHistory((h) => ({ ...h, isLoading: false, error: error instanceof Error ? error : new Error(String(error)) }));
     }
-  }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   // New filters: start over with history page 0 and a live feed carrying the same filters.
   useEffect(() => {
@@ -66,6 +66,8 @@ export function TrafficMonitor() {
         if (wanted.length === 0) return;
         if (pausedRef.current) {
           pendingRef.current.push(...wanted);
+          // bounded like the list itself: a long pause keeps the newest rows
+          if (pendingRef.current.length > MAX_ROWS_IN_VIEW) pendingRef.current.splice(0, pendingRef.current.length - MAX_ROWS_IN_VIEW);
           setPendingCount(pendingRef.current.length);
           return;
         }
@@ -73,7 +75,7 @@ export function TrafficMonitor() {
       },
     });
     return close;
-  }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   const togglePause = () => {
     const nextPaused = !pausedRef.current;
@@ -125,7 +127,12 @@ export function TrafficMonitor() {
           <button type="button" className="danger" onClick={deleteAll} title="Delete all logged traffic on the server">Delete all…</button>
         </div>
       </div>
-      <div className={`monitor-body${selectedId ? ' with-detail' : ''}`}>
+      <div
+        className={`monitor-body${selectedId ? ' with-detail' : ''}`}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && selectedId) setUrl(filters, undefined);
+        }}
+      >
         <div className="list-pane">
           <div className="list-header" aria-hidden="true">
             <span>Time</span><span>Method</span><span>Host / path</span><span className="col-num">Status</span>
@@ -153,7 +160,7 @@ export function TrafficMonitor() {
             renderRow={(row, index) => <ExchangeRowView key={row.id} row={row} isSelected={index === selectedIndex} onSelect={() => select(index)} />}
           />
           <div className="list-footer" role="status" aria-live="polite">
-            <span>{rows.length} shown{history.totalElements ? ` · ${history.totalElements} in history` : ''}</span>
+            <span>{rows.length} shown{history.totalElements ? ` · ${history.isExact ? '' : '~'}${history.totalElements} in history` : ''}</span>
             <span className="spacer" />
             {history.isLoading ? <span className="muted">loading…</span> : null}
             {history.error && rows.length > 0 ? <span className="status-server-error">{history.error instanceof ApiError ? history.error.message : 'history failed'}</span> : null}

@@ -27,16 +27,14 @@ export function describeErrorBody(status: number, body: unknown): string {
   if (status === 0) return typeof body === 'string' && body ? body : 'the server could not be reached';
   if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;
+    // The hub wraps an engine's refusal: say what the engine said, where.
+    const engineErrors = (record.engineResponse as { errors?: unknown } | undefined)?.errors;
+    if (Array.isArray(engineErrors) && engineErrors.length > 0) {
+      const engine = (record.engine as { name?: string } | undefined)?.name;
+      return `${status}: engine ${engine ?? ''} refused it — ${engineErrors.map(describeOneError).join('; ')}`.replace('engine  refused', 'the engine refused');
+    }
     if (Array.isArray(record.errors) && record.errors.length > 0) {
-      const parts = record.errors.map((error) => {
-        if (error && typeof error === 'object') {
-          const e = error as Record<string, unknown>;
-          const where = typeof e.path === 'string' ? e.path : (e.source as { pointer?: string } | undefined)?.pointer;
-          const what = String(e.message ?? e.title ?? e.detail ?? JSON.stringify(e));
-          return where ? `${where}: ${what}` : what;
-        }
-        return String(error);
-      });
+      const parts = record.errors.map(describeOneError);
       const head = typeof record.detail === 'string' ? `${record.detail} — ` : '';
       return `${status}: ${head}${parts.join('; ')}`;
     }
@@ -46,4 +44,15 @@ export function describeErrorBody(status: number, body: unknown): string {
   }
   if (typeof body === 'string' && body.trim()) return `${status}: ${body.trim().slice(0, 300)}`;
   return `HTTP ${status}`;
+}
+
+/** `{path|source.pointer, message|title|detail}` (problem+json or WireMock) as `where: what`. */
+function describeOneError(error: unknown): string {
+  if (error && typeof error === 'object') {
+    const e = error as Record<string, unknown>;
+    const where = typeof e.path === 'string' ? e.path : (e.source as { pointer?: string } | undefined)?.pointer;
+    const what = String(e.message ?? e.title ?? e.detail ?? JSON.stringify(e));
+    return where ? `${where}: ${what}` : what;
+  }
+  return String(error);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiError } from './api-error';
 import { requestJson, requestRaw } from './request-json';
 import {
   FanoutCreatedSchema, FanoutStatusSchema, HubHealthSchema, NearMissListSchema, ProxyStateSchema,
@@ -18,13 +19,24 @@ function target(engineId?: string): Record<string, string> {
 }
 
 export const hubClient = {
-  fetchHealth: () => requestJson('/bff/health', HubHealthSchema, { timeoutMs: 5000 }),
+  /** Spring-style health answers 503 with the same body when a component is down: that is an answer, not an error. */
+  fetchHealth: async () => {
+    try {
+      return await requestJson('/bff/health', HubHealthSchema, { timeoutMs: 5000 });
+    } catch (error) {
+      const parsed = error instanceof ApiError && error.status === 503 ? HubHealthSchema.safeParse(error.body) : undefined;
+      if (parsed?.success) return parsed.data;
+      throw error;
+    }
+  },
   listServers: () => requestJson(`${HUB_BASE}/registry/servers`, ServerListSchema),
   addServer: (server: { name: string; url: string }) =>
     requestJson(`${HUB_BASE}/registry/servers`, ServerSchema, { method: 'POST', body: server }),
   updateServer: (id: string, changes: { name?: string; url?: string }) =>
     requestRaw(`${HUB_BASE}/registry/servers/${encodeURIComponent(id)}`, { method: 'PATCH', body: changes }),
   removeServer: (id: string) => requestRaw(`${HUB_BASE}/registry/servers/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  /** Probes every engine now and returns the refreshed list. */
+  checkServers: () => requestJson(`${HUB_BASE}/registry/health-check`, ServerListSchema, { method: 'POST', body: {}, timeoutMs: 20_000 }),
   activateServer: (id: string) => requestRaw(`${HUB_BASE}/registry/active`, { method: 'POST', body: { id } }),
 
   listStubs: (engineId?: string) => requestJson(`${HUB_BASE}/mappings`, StubListSchema, { headers: target(engineId) }),

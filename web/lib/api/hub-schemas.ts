@@ -84,6 +84,8 @@ export const NearMissListSchema = z.looseObject({ nearMisses: z.array(NearMissSc
 
 export const FanoutCreatedSchema = z.looseObject({ id: z.string() });
 export const FanoutResultSchema = z.looseObject({
+  engine: z.looseObject({ id: z.string(), name: z.string().optional(), url: z.string().optional() }).optional(),
+  attempts: z.number().optional(),
   serverId: z.string().optional(),
   id: z.string().optional(),
   name: z.string().optional(),
@@ -91,6 +93,7 @@ export const FanoutResultSchema = z.looseObject({
   state: z.string().optional(),
   error: z.unknown().optional(),
   message: z.string().optional(),
+  result: z.unknown().optional(),
 });
 export const FanoutStatusSchema = z.looseObject({
   id: z.string().optional(),

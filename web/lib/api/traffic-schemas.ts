@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CapturedBodySchema, HeadersSchema, pageSchema } from '@mockyard/contracts';
+import { CapturedBodySchema, HeadersSchema } from '@mockyard/contracts';
 
 /**
  * What the dashboard reads from the traffic read API. Parsed leniently (unknown keys kept, optional extras)
@@ -74,7 +74,15 @@ export function splitUrl(url: string): { host: string; path: string } {
   }
 }
 
-export const ExchangePageSchema = pageSchema(ExchangeSummaryWireSchema);
+/** The Spring-style page envelope, reading only what the monitor uses (the envelope may grow). */
+export const ExchangePageSchema = z.looseObject({
+  content: z.array(ExchangeSummaryWireSchema),
+  totalElements: z.number(),
+  number: z.number(),
+  last: z.boolean(),
+  /** false when a large filtered total was estimated rather than counted */
+  totalElementsExact: z.boolean().optional().default(true),
+});
 
 const MessageSchema = z.looseObject({
   id: z.union([z.string(), z.number()]).transform(String).optional(),
@@ -105,6 +113,8 @@ export const ExchangeDetailSchema = z.looseObject({
   correlationId: nullableString,
   matchedStubId: nullableString,
   nearMiss: nullableString,
+  /** CONNECT tunnels: bytes each way (the bodies inside are not seen) */
+  tunnel: z.looseObject({ bytesUp: z.number(), bytesDown: z.number() }).nullable().optional(),
   request: MessageSchema,
   response: MessageSchema.nullable().optional(),
   error: nullableString,

@@ -61,3 +61,37 @@ export function readCookie(request: Request, name: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The hub forwarder adds a key the browser never sees, so a page on another site must not be able to make a
+ * browser send it requests (CSRF). Refused: a cross-site fetch metadata header, an Origin that is not this
+ * host, and a state-changing request whose body is not JSON (a form post needs no CORS preflight; JSON does).
+ * Returns the problem to answer, or undefined when the request may pass.
+ */
+export function refuseCrossSite(request: Request): Response | undefined {
+  const refuse = (detail: string) =>
+    Response.json(
+      { type: 'https://mockyard.dev/problems/forbidden', title: 'Forbidden', status: 403, detail },
+      { status: 403, headers: { 'content-type': 'application/problem+json' } },
+    );
+  if (request.headers.get('sec-fetch-site') === 'cross-site') return refuse('cross-site requests to the dashboard forwarder are refused');
+  const origin = request.headers.get('origin');
+  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
+  if (origin && origin !== 'null' && host) {
+    let originHost: string | undefined;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      originHost = undefined;
+    }
+    if (originHost !== host) return refuse(`requests from ${origin} are refused: only this dashboard's own pages may call it`);
+  } else if (origin === 'null') {
+    return refuse('requests from an opaque origin are refused');
+  }
+  const hasBody = !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(request.method);
+  const contentType = request.headers.get('content-type') ?? '';
+  if (hasBody && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+    return refuse('send a JSON body with Content-Type: application/json');
+  }
+  return undefined;
+}

@@ -1,4 +1,4 @@
-import { validateStubText } from './validate-stub';
+import { readEngineProblems, validateStubText } from './validate-stub';
 
 describe('stub validation before sending', () => {
   it('accepts a minimal stub and keeps unknown keys for the engine to judge', () => {
@@ -28,6 +28,15 @@ describe('stub validation before sending', () => {
     const problems = validateStubText(JSON.stringify(stub, null, 2)).problems;
     expect(problems.map((p) => p.path)).toContain(path);
     expect(problems.find((p) => p.path === path)?.message).toMatch(message);
+  });
+
+  it("marks the engine's refusal at the key its JSON pointer names", () => {
+    const text = JSON.stringify({ request: { headers: { 'X-Id': { nope: '1' } } }, response: {} }, null, 2);
+    const body = { status: 422, engineResponse: { errors: [{ code: 10, source: { pointer: '/request/headers/X-Id' }, title: "unknown match operator 'nope'" }] } };
+    const [problem] = readEngineProblems(text, body);
+    expect(problem).toMatchObject({ path: 'request.headers.X-Id', message: "engine: unknown match operator 'nope'" });
+    expect(text.slice(problem.from, problem.to)).toBe('"X-Id"');
+    expect(readEngineProblems(text, { detail: 'no errors list' })).toEqual([]);
   });
 
   it('points a schema problem at the key it names', () => {

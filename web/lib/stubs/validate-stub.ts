@@ -74,6 +74,24 @@ function locateSyntaxError(message: string, text: string): number {
   return Math.max(0, text.length - 1);
 }
 
+/**
+ * The engine's refusal as editor problems: each `{source: {pointer}, title}` (WireMock) or `{path, message}`
+ * error, found either at the top of the body or under the hub's `engineResponse`, marked at the key it names.
+ */
+export function readEngineProblems(text: string, body: unknown): StubProblem[] {
+  const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const nested = (record.engineResponse as { errors?: unknown } | undefined)?.errors;
+  const errors = Array.isArray(nested) ? nested : Array.isArray(record.errors) ? record.errors : [];
+  return errors.flatMap((error): StubProblem[] => {
+    if (!error || typeof error !== 'object') return [];
+    const e = error as Record<string, unknown>;
+    const pointer = (e.source as { pointer?: string } | undefined)?.pointer ?? (typeof e.path === 'string' ? `/${e.path.replace(/^body\.?/, '').replace(/\./g, '/')}` : '');
+    const path = pointer.split('/').filter(Boolean).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const message = String(e.title ?? e.message ?? e.detail ?? 'refused');
+    return [{ path: path.join('.') || '(root)', message: `engine: ${message}`, ...locateKey(text, path) }];
+  });
+}
+
 /** Finds `"key":` of the deepest path element that appears in the text (a good-enough marker position). */
 function locateKey(text: string, path: string[]): { from: number; to: number } {
   for (let i = path.length - 1; i >= 0; i -= 1) {

@@ -22,6 +22,8 @@ describe('traffic filters', () => {
     ['status=404', { status: '404' }],
     ['from=yesterday', {}],
     ['method=&url=%20', {}],
+    ['minDurationMs=250', { minDurationMs: '250' }],
+    ['minDurationMs=-1', {}],
   ])('reads %s as %j (meaningless values are dropped)', (query, expected) => {
     expect(readFilters(new URLSearchParams(query))).toEqual(expected);
   });
@@ -48,6 +50,8 @@ describe('traffic filters', () => {
     [{ from: '2026-11-22T09:59:59Z' }, true],
     [{ from: '2026-11-22T10:00:01Z' }, false],
     [{ to: '2026-11-22T09:00:00Z' }, false],
+    [{ minDurationMs: '12' }, true],
+    [{ minDurationMs: '13' }, false],
   ])('applies %j to a live row: %s', (filters, expected) => {
     expect(matchesFilters(row, filters)).toBe(expected);
   });

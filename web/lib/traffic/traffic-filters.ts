@@ -13,9 +13,11 @@ export type TrafficFilters = {
   /** ISO date-times */
   from?: string;
   to?: string;
+  /** took at least this many milliseconds */
+  minDurationMs?: string;
 };
 
-export const FILTER_KEYS = ['method', 'status', 'host', 'url', 'source', 'from', 'to'] as const;
+export const FILTER_KEYS = ['method', 'status', 'host', 'url', 'source', 'from', 'to', 'minDurationMs'] as const;
 export const TRAFFIC_SOURCES = ['proxy', 'forward', 'tunnel', 'engine'] as const;
 
 const STATUS_PATTERN = /^(?:[1-5]\d\d|[1-5]xx)$/i;
@@ -28,6 +30,7 @@ export function readFilters(query: URLSearchParams): TrafficFilters {
     if (!value) continue;
     if (key === 'status' && !STATUS_PATTERN.test(value)) continue;
     if ((key === 'from' || key === 'to') && Number.isNaN(Date.parse(value))) continue;
+    if (key === 'minDurationMs' && !/^\d{1,8}$/.test(value)) continue;
     filters[key] = key === 'method' ? value.toUpperCase() : key === 'status' ? value.toLowerCase() : value;
   }
   return filters;
@@ -72,6 +75,7 @@ export function matchesFilters(row: ExchangeRow, filters: TrafficFilters): boole
   if (filters.host && stripPort(row.host).toLowerCase() !== stripPort(filters.host).toLowerCase()) return false;
   if (filters.url && !row.url.toLowerCase().includes(filters.url.toLowerCase())) return false;
   if (filters.source && row.source !== filters.source) return false;
+  if (filters.minDurationMs && (row.durationMs ?? 0) < Number(filters.minDurationMs)) return false;
   const time = Date.parse(row.timestamp);
   if (filters.from && time < Date.parse(filters.from)) return false;
   if (filters.to && time > Date.parse(filters.to)) return false;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, createTestRedis, freePort, type TestDatabase } from '@mockyard/testkit';
@@ -29,6 +29,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   const ports: Record<string, number> = {};
   for (const key of ['SERVER_PORT', 'SERVICE_PROXY_PORT', 'ENGINE_PORT', 'LOGGER_PORT', 'HUB_PORT', 'WEB_PORT']) ports[key] = await freePort();
   let output = '';
+  const engineRootDir = mkdtempSync(join(tmpdir(), 'web-engine-'));
   const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/stack.mjs')], {
     cwd: root,
     env: {
@@ -37,7 +38,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       DATABASE_URL: db.url,
       REDIS_URL: redis.url,
       REDIS_PREFIX: redis.prefix,
-      ENGINE_ROOT_DIR: mkdtempSync(join(tmpdir(), 'web-engine-')),
+      ENGINE_ROOT_DIR: engineRootDir,
       LOG_LEVEL: 'WARN',
       ...extraEnv,
     },
@@ -68,6 +69,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       }
       await db.drop();
       await redis.cleanup();
+      rmSync(engineRootDir, { recursive: true, force: true });
     },
   };
 }
@@ -75,10 +77,13 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
 /** A second engine process (no self-registration), for the fleet and "switch the active engine" flows. */
 export async function startExtraEngine(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
+  // No HUB_URL (no self-registration: the test registers it through the UI) and no REDIS_URL (its traffic
+  // would go to the default stream prefix, outside this test's own).
+  const { HUB_URL: _hub, REDIS_URL: _redis, HUB_API_KEY: _key, ...env } = process.env;
+  const rootDir = mkdtempSync(join(tmpdir(), 'web-engine2-'));
   const child = spawn(process.execPath, [join(root, 'services/engine/dist/main.js')], {
     cwd: root,
-    // No HUB_URL: this engine is registered by the test itself (an empty URL would be a config error).
-    env: { ...withoutHubUrl(process.env), ENGINE_PORT: String(port), ENGINE_ROOT_DIR: mkdtempSync(join(tmpdir(), 'web-engine2-')), LOG_LEVEL: 'WARN' },
+    env: { ...env, ENGINE_PORT: String(port), ENGINE_NAME: 'second', ENGINE_ROOT_DIR: rootDir, LOG_LEVEL: 'WARN' },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
@@ -95,15 +100,12 @@ export async function startExtraEngine(): Promise<{ url: string; stop: () => Pro
   return {
     url,
     stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(rootDir, { recursive: true, force: true });
     },
   };
-}
-
-function withoutHubUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { HUB_URL: _hubUrl, ...rest } = env;
-  return rest;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readCookie, SESSION_KEY_COOKIE } from '../../../lib/server/forward-request';
+import { readCookie, refuseCrossSite, SESSION_KEY_COOKIE } from '../../../lib/server/forward-request';
 import { readUpstreams } from '../../../lib/server/upstreams';
 
 export const dynamic = 'force-dynamic';
@@ -13,6 +13,8 @@ export function GET(request: Request): Response {
 
 /** Keeps a key the user entered in an HttpOnly, SameSite=Strict session cookie scoped to /bff. */
 export async function POST(request: Request): Promise<Response> {
+  const refused = refuseCrossSite(request);
+  if (refused) return refused;
   const parsed = SaveKeySchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) {
     return Response.json(

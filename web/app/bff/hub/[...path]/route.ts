@@ -1,4 +1,4 @@
-import { forwardRequest, readCookie, readSearch, SESSION_KEY_COOKIE } from '../../../../lib/server/forward-request';
+import { forwardRequest, readCookie, readSearch, refuseCrossSite, SESSION_KEY_COOKIE } from '../../../../lib/server/forward-request';
 import { readUpstreams } from '../../../../lib/server/upstreams';
 
 export const dynamic = 'force-dynamic';
@@ -8,10 +8,13 @@ type Context = { params: Promise<{ path: string[] }> };
 /**
  * Forwards /bff/hub/admin/* to the hub's public /hub/admin/* and adds X-Hub-Api-Key: the key from
  * HUB_API_KEY (held server-side), else the one the user entered once (HttpOnly session cookie).
+ * Cross-site callers are refused first (see refuseCrossSite): the key must not work for other sites' pages.
  */
 async function forwardToHub(request: Request, context: Context): Promise<Response> {
   const { path } = await context.params;
   if (path[0] !== 'admin') return Response.json({ title: 'Not found', status: 404 }, { status: 404 });
+  const refused = refuseCrossSite(request);
+  if (refused) return refused;
   const { hubUrl, hubApiKey } = readUpstreams();
   const apiKey = hubApiKey ?? readCookie(request, SESSION_KEY_COOKIE);
   const encodedPath = path.map(encodeURIComponent).join('/');

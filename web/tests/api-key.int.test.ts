@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { freePort } from '@mockyard/testkit';
+import { launchBrowser } from './support/launch-browser';
+import { prepareScreenshotDir } from './support/screenshot-dir';
+import { startStack, type RunningStack } from './support/start-stack';
+
+/**
+ * A hub with an API key: the dashboard holding the key server-side works with no prompt; a dashboard
+ * without it asks once, keeps the key in an HttpOnly cookie (not in browser storage) and then works.
+ */
+jest.setTimeout(60_000);
+
+const API_KEY = 'browser-test-key';
+let stack: RunningStack;
+let keylessWeb: ChildProcess;
+let keylessWebUrl: string;
+let browser: { context: BrowserContext; close: () => Promise<void> };
+let page: Page;
+
+beforeAll(async () => {
+  stack = await startStack({ HUB_API_KEY: API_KEY });
+  const port = await freePort();
+  const { HUB_API_KEY: _key, ...env } = process.env;
+  keylessWeb = spawn(process.execPath, [join(__dirname, '..', '.next', 'standalone', 'web', 'server.js')], {
+    env: { ...env, PORT: String(port), HOSTNAME: '127.0.0.1', GATEWAY_URL: stack.gatewayUrl, NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: 'ignore',
+  });
+  keylessWebUrl = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      if ((await fetch(`${keylessWebUrl}/bff/session`)).ok) break;
+    } catch {
+      if (attempt > 100) throw new Error('the keyless dashboard did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (keylessWeb && keylessWeb.exitCode === null) {
+    const exited = new Promise((resolve) => keylessWeb.once('exit', resolve));
+    keylessWeb.kill('SIGTERM');
+    await exited;
+  }
+  await stack?.stop();
+}, 60_000);
+
+describe('the dashboard with a hub API key', () => {
+  it('works with no prompt when the key is held server-side (HUB_API_KEY), while the hub refuses calls without it', async () => {
+    expect((await fetch(`${stack.gatewayUrl}/hub/admin/registry/servers`)).status).toBe(401);
+    await page.goto(`${stack.gatewayUrl}/engines`);
+    await page.locator('.tile', { hasText: 'local' }).waitFor();
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+  });
+
+  it('asks once for the key when the server holds none, keeps it out of page scripts and storage, then works', async () => {
+    await page.goto(`${keylessWebUrl}/engines`);
+    const dialog = page.getByRole('dialog', { name: 'The hub needs an API key' });
+    await dialog.waitFor();
+    await page.getByText('The hub needs an API key.').first().waitFor();
+
+    await page.screenshot({ path: join(prepareScreenshotDir(), 'api-key-prompt.png') });
+    await dialog.getByLabel('API key').fill('wrong-key');
+    await dialog.getByRole('button', { name: 'Use this key' }).click();
+    await dialog.waitFor();
+
+    await dialog.getByLabel('API key').fill(API_KEY);
+    await dialog.getByRole('button', { name: 'Use this key' }).click();
+    await page.locator('.tile', { hasText: 'local' }).waitFor();
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+
+    const visibleToScripts = await page.evaluate(() => JSON.stringify({ cookie: document.cookie, local: { ...localStorage }, session: { ...sessionStorage } }));
+    expect(visibleToScripts).not.toContain(API_KEY);
+
+    await page.reload();
+    await page.locator('.tile', { hasText: 'local' }).waitFor();
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+  });
+});
