@@ -7,7 +7,7 @@ import type { SelfAddresses } from './forwarding/self-addresses';
 import { registerDocsRoutes } from './routes/docs.routes';
 import { registerHealthRoutes, type CaptureHealth } from './routes/health.routes';
 import { registerInternalRoutes, type InternalTargets } from './routes/internal.routes';
-import { registerProxyRoutes } from './routes/proxy.routes';
+import { createProxyHandler, isProxyPath, registerProxyApi } from './routes/proxy.routes';
 
 export interface GatewayDeps {
   logger: Logger;
@@ -19,6 +19,8 @@ export interface GatewayDeps {
 }
 
 export interface GatewayApp {
+  /** The public port's request handler: /proxy directly, everything else through express. */
+  handler: http.RequestListener;
   app: Express;
   /** Hand the HTTP server's 'upgrade' events here (WebSockets to the dashboard). */
   upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -32,7 +34,8 @@ export interface GatewayApp {
 export function createApp(deps: GatewayDeps): GatewayApp {
   const api = new ApiRegistry({ title: 'Mockyard gateway', version: '0.1.0' });
   const kit = createServiceApp({ service: 'proxy-gateway', logger: deps.logger, rawPaths: ['/'] });
-  registerProxyRoutes(kit, api, { forwarder: deps.forwarder, self: deps.self, trustForwardedFor: deps.trustForwardedFor });
+  registerProxyApi(api);
+  const proxy = createProxyHandler({ forwarder: deps.forwarder, self: deps.self, trustForwardedFor: deps.trustForwardedFor, logger: deps.logger });
   registerDocsRoutes(kit, api, [
     { service: 'traffic-logger', url: deps.targets.loggerUrl },
     { service: 'hub-api', url: deps.targets.hubUrl },
@@ -47,5 +50,6 @@ export function createApp(deps: GatewayDeps): GatewayApp {
   app.set('etag', false);
   registerHealthRoutes(app, api, deps.health);
   app.use(kit);
-  return { app, upgrade: internal.upgrade, close: internal.close };
+  const handler: http.RequestListener = (req, res) => (isProxyPath(req.url) ? proxy(req, res) : app(req, res));
+  return { handler, app, upgrade: internal.upgrade, close: internal.close };
 }
