@@ -24,6 +24,11 @@ export interface TrafficPublisherOptions {
   batchSize?: number;
   /** How often a non-empty spool is retried while Redis is away. */
   retryIntervalMs?: number;
+  /**
+   * How long a drain waits to gather events before sending (default 2 ms; 0 sends on the next turn of the
+   * event loop). Larger batches mean fewer round trips and syscalls for the same events.
+   */
+  lingerMs?: number;
   breaker?: { timeoutMs?: number; resetTimeoutMs?: number; errorThresholdPercentage?: number };
 }
 
@@ -77,6 +82,7 @@ export class TrafficPublisher {
   private readonly maxBufferedBytes: number;
   private readonly batchSize: number;
   private readonly retryIntervalMs: number;
+  private readonly lingerMs: number;
   private readonly breaker: CircuitBreaker<[string[]], number>;
   private buffer: Pending[] = [];
   private bufferedBytes = 0;
@@ -93,6 +99,7 @@ export class TrafficPublisher {
     this.maxBufferedBytes = options.maxBufferedBytes ?? 64 * 1024 * 1024;
     this.batchSize = options.batchSize ?? 200;
     this.retryIntervalMs = options.retryIntervalMs ?? 1000;
+    this.lingerMs = options.lingerMs ?? 2;
     this.breaker = new CircuitBreaker((lines: string[]) => this.xaddLines(lines), {
       name: 'traffic-stream',
       timeout: options.breaker?.timeoutMs ?? 3000,
@@ -163,11 +170,14 @@ export class TrafficPublisher {
   private scheduleDrain(): void {
     if (this.scheduled || this.draining || this.stopped) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false;
       if (this.draining || this.stopped) return;
       void this.runDrain();
-    });
+    };
+    // A full batch goes at once; otherwise linger briefly so one round trip carries many events.
+    if (this.lingerMs <= 0 || this.buffer.length >= this.batchSize) setImmediate(run);
+    else setTimeout(run, this.lingerMs);
   }
 
   private runDrain(): Promise<void> {

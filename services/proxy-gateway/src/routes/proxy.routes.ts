@@ -34,7 +34,6 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
   return (req, res) => {
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
-    res.setHeader('X-Request-Id', requestId);
     const url = req.url ?? '/proxy';
     const sendProblem = (problem: HttpProblem) => {
       if (res.headersSent) {
@@ -43,6 +42,7 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
       }
       if (problem.status >= 500) deps.logger.debug({ requestId, status: problem.status, detail: problem.detail }, 'proxy request failed');
       res.statusCode = problem.status;
+      res.setHeader('X-Request-Id', requestId);
       res.setHeader('Content-Type', 'application/problem+json');
       res.end(JSON.stringify(problem.toProblem(url, requestId)));
     };
@@ -63,6 +63,7 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
           requestId,
           clientAddress: findClientAddress(req, deps.trustForwardedFor),
           forwarded: { clientAddress: req.socket.remoteAddress?.replace(/^::ffff:/, ''), proto: 'http', host: req.headers.host },
+          extraResponseHeaders: [['X-Request-Id', requestId]],
           sendProblem,
         },
         deps.forwarder,
