@@ -68,7 +68,7 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
     logger,
     repo,
     feeds,
-    countExactLimit: config.countExactLimit,
+    count: { exactLimit: config.countExactLimit, timeoutMs: config.countTimeoutMs },
     readiness: { database: () => db.ping(), redis: () => redis.ping() },
   });
 

@@ -57,18 +57,30 @@ export class ExchangeRepo {
   }
 
   /**
-   * Exact count up to `exactLimit` matches (a bounded index scan); above it PostgreSQL's planner
-   * estimate, which costs a plan but no scan. Exact counts over a million rows cost far more than
-   * the read API's latency budget.
+   * totalElements without paying for exact counts of large sets (an exact count over a million rows costs
+   * far more than the read API's latency budget). PostgreSQL's planner estimate comes first (a plan, no
+   * scan); when it is clearly above `exactLimit` it is the answer. Otherwise the matches are counted,
+   * capped at exactLimit + 1 and bounded by `timeoutMs` (a rare filter without an index would scan the
+   * table); a count that hits either bound falls back to the estimate.
    */
-  async count(filter: ExchangeFilter, exactLimit: number): Promise<CountResult> {
+  async count(filter: ExchangeFilter, exactLimit: number, timeoutMs: number): Promise<CountResult> {
     const where = buildExchangeConditions(filter);
-    const [{ n }] = await this.prisma.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM (SELECT 1 FROM exchanges WHERE ${where} LIMIT ${exactLimit + 1}::int) capped`;
-    if (n <= exactLimit) return { count: n, exact: true };
     const plan = await this.prisma.$queryRaw<Row[]>`EXPLAIN (FORMAT JSON) SELECT 1 FROM exchanges WHERE ${where}`;
     const estimate = readPlanRows(plan);
-    return { count: Math.max(estimate, exactLimit + 1), exact: false };
+    if (estimate > exactLimit * 4) return { count: estimate, exact: false };
+    try {
+      const n = await this.prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+        const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM (SELECT 1 FROM exchanges WHERE ${where} LIMIT ${exactLimit + 1}::int) capped`;
+        return n;
+      });
+      if (n <= exactLimit) return { count: n, exact: true };
+      return { count: Math.max(estimate, exactLimit + 1), exact: false };
+    } catch (err) {
+      if (!isStatementTimeout(err)) throw err;
+      return { count: estimate, exact: false };
+    }
   }
 
   async findById(id: string): Promise<StoredExchange | undefined> {
@@ -131,6 +143,11 @@ export class ExchangeRepo {
       if (n < chunkSize) return total;
     }
   }
+}
+
+function isStatementTimeout(err: unknown): boolean {
+  const text = `${(err as { code?: string }).code ?? ''} ${(err as Error).message ?? ''} ${JSON.stringify((err as { meta?: unknown }).meta ?? '')}`;
+  return /57014|statement timeout|canceling statement/i.test(text);
 }
 
 function readPlanRows(plan: Row[]): number {

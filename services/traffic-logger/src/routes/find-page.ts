@@ -9,9 +9,9 @@ export async function findPage<T>(
   filter: ExchangeFilter,
   page: number,
   size: number,
-  countExactLimit: number,
+  count: { exactLimit: number; timeoutMs: number },
   view: (x: StoredExchange) => T,
 ): Promise<Page<T>> {
-  const [list, count] = await Promise.all([repo.list(filter, page, size), repo.count(filter, countExactLimit)]);
-  return buildPage(list.items.map(view), { totalElements: count.count, exact: count.exact, hasMore: list.hasMore }, page, size);
+  const [list, total] = await Promise.all([repo.list(filter, page, size), repo.count(filter, count.exactLimit, count.timeoutMs)]);
+  return buildPage(list.items.map(view), { totalElements: total.count, exact: total.exact, hasMore: list.hasMore }, page, size);
 }
