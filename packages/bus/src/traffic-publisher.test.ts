@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import type { TrafficEvent } from '@mockyard/contracts';
-import { publisherRedisOptions, Spool, TrafficPublisher } from './traffic-publisher';
+import { encodeEventJson, publisherRedisOptions, Spool, TrafficPublisher } from './traffic-publisher';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -72,5 +72,11 @@ describe('TrafficPublisher without Redis', () => {
     for (let n = 0; n < 3; n++) publisher.publish(event(n));
     expect(publisher.counters()).toMatchObject({ buffered: 0, spooled: 3 });
     await publisher.stop();
+  });
+});
+
+describe('encodeEventJson', () => {
+  it.each([['{"a":"plain ascii"}'], ['{"a":"café"}'], ['{"a":"Łódź"}'], ['{"a":"emoji 🚀"}'], ['{"a":"\\u0000 escaped"}']])('encodes %s as UTF-8', (json) => {
+    expect(encodeEventJson(json).equals(Buffer.from(json, 'utf8'))).toBe(true);
   });
 });
