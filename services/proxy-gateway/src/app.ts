@@ -51,5 +51,11 @@ export function createApp(deps: GatewayDeps): GatewayApp {
   registerHealthRoutes(app, api, deps.health);
   app.use(kit);
   const handler: http.RequestListener = (req, res) => (isProxyPath(req.url) ? proxy(req, res) : app(req, res));
-  return { handler, app, upgrade: internal.upgrade, close: internal.close };
+  const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!isProxyPath(req.url)) return internal.upgrade(req, socket, head);
+    // Protocol upgrades are not proxied through /proxy: the exchange could not be captured as HTTP.
+    socket.on('error', () => socket.destroy());
+    socket.end('HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUpgrade requests are not proxied through /proxy\n');
+  };
+  return { handler, app, upgrade, close: internal.close };
 }
