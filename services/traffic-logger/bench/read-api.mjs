@@ -16,7 +16,7 @@ const { migrate } = require('@mockyard/db');
 
 const here = dirname(fileURLToPath(import.meta.url));
 const mainJs = join(here, '..', 'dist', 'main.js');
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]?.startsWith('--') ? 'true' : all[i + 1]]] : acc), []));
+const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1] === undefined || all[i + 1].startsWith('--') ? 'true' : all[i + 1]]] : acc), []));
 const rowCount = Number(args.rows ?? 1_000_000);
 const requestsPerScenario = Number(args.requests ?? 200);
 const adminUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
