@@ -62,7 +62,7 @@ export const loggerConfigFields = {
   countTimeoutMs: {
     keys: ['traffic.read.count-timeout-ms'],
     schema: configSchemas.positiveInt,
-    default: 25,
+    default: 10,
     doc: 'time allowed for counting a page\'s matches; a slower count (rare filter, no index) answers the planner estimate',
   },
   streamHeartbeatMs: { keys: ['traffic.stream.heartbeat-ms'], schema: configSchemas.positiveInt, default: 15000, doc: 'interval of SSE comment heartbeats that keep idle connections open' },
