@@ -12,7 +12,7 @@
 // BENCH_JSON=1 for JSON only. The four targets are measured in interleaved rounds and each figure is the
 // median of its rounds, so a burst of load from another process skews one round, not one target.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -87,14 +87,28 @@ function run(opts) {
   });
 }
 
-async function measureOnce(opts) {
+/** CPU time (ms) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One run; with `pid`, also the CPU microseconds that process spent per request (contention-proof). */
+async function measureOnce({ pid, ...opts }) {
+  const before = pid ? cpuMsOf(pid) : undefined;
   const r = await run(opts);
-  return { rps: r.requests.average, p99Ms: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts };
+  const after = pid ? cpuMsOf(pid) : undefined;
+  const cpuUsPerRequest = before !== undefined && after !== undefined && r.requests.total > 0 ? ((after - before) * 1000) / r.requests.total : undefined;
+  return { rps: r.requests.average, p99Ms: r.latency.p99, failed: r.non2xx + r.errors + r.timeouts, cpuUsPerRequest };
 }
 
 /** Warms every target up, then measures them in interleaved rounds; medians per target. */
 async function measureAll(targets) {
-  for (const opts of Object.values(targets)) await run({ ...opts, duration: 2 });
+  for (const { pid: _pid, ...opts } of Object.values(targets)) await run({ ...opts, duration: 2 });
   const samples = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
   for (let round = 0; round < rounds; round++) {
     for (const [name, opts] of Object.entries(targets)) samples[name].push(await measureOnce(opts));
@@ -102,7 +116,13 @@ async function measureAll(targets) {
   return Object.fromEntries(
     Object.entries(samples).map(([name, list]) => [
       name,
-      { rps: Math.round(median(list.map((s) => s.rps))), p99Ms: median(list.map((s) => s.p99Ms)), non2xx: list.reduce((n, s) => n + s.failed, 0), roundsRps: list.map((s) => Math.round(s.rps)) },
+      {
+        rps: Math.round(median(list.map((s) => s.rps))),
+        p99Ms: median(list.map((s) => s.p99Ms)),
+        non2xx: list.reduce((n, s) => n + s.failed, 0),
+        roundsRps: list.map((s) => Math.round(s.rps)),
+        cpuUsPerRequest: list[0].cpuUsPerRequest === undefined ? undefined : Math.round(median(list.map((s) => s.cpuUsPerRequest))),
+      },
     ]),
   );
 }
@@ -119,7 +139,8 @@ async function main() {
   const upstream = `http://127.0.0.1:${upstreamPort}`;
   const plainPort = await startScript(PLAIN_PROXY, { TARGET: upstream });
   const [gatewayPort, proxyPort] = [await freePort(), await freePort()];
-  startChild([gatewayMain], {
+  const [upstreamChild, plainChild] = children;
+  const gatewayChild = startChild([gatewayMain], {
     SERVER_PORT: String(gatewayPort),
     SERVICE_PROXY_PORT: String(proxyPort),
     REDIS_URL: redisUrl,
@@ -138,10 +159,10 @@ async function main() {
     ['100KiB', '/large'],
   ]) {
     const m = await measureAll({
-      direct: { url: `${upstream}${path}` },
-      viaProxy: { url: `${gateway}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}` },
-      forward: { url: `http://127.0.0.1:${proxyPort}`, requests: [{ method: 'GET', path: `${upstream}${path}` }] },
-      plain: { url: `http://127.0.0.1:${plainPort}${path}` },
+      direct: { url: `${upstream}${path}`, pid: upstreamChild.pid },
+      viaProxy: { url: `${gateway}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: gatewayChild.pid },
+      forward: { url: `http://127.0.0.1:${proxyPort}`, requests: [{ method: 'GET', path: `${upstream}${path}` }], pid: gatewayChild.pid },
+      plain: { url: `http://127.0.0.1:${plainPort}${path}`, pid: plainChild.pid },
     });
     rows.push({ size, ...m });
   }
@@ -160,6 +181,7 @@ async function main() {
     forwardVsPlainHttpProxy: ratio(forward.rps, plain.rps),
     failedRequests: { direct: direct.non2xx, proxy: viaProxy.non2xx, forward: forward.non2xx, plainHttpProxy: plain.non2xx },
     roundsRps: { direct: direct.roundsRps, proxy: viaProxy.roundsRps, forward: forward.roundsRps, plainHttpProxy: plain.roundsRps },
+    cpuUsPerRequest: { upstreamDirect: direct.cpuUsPerRequest, gatewayProxy: viaProxy.cpuUsPerRequest, gatewayForward: forward.cpuUsPerRequest, plainHttpProxy: plain.cpuUsPerRequest },
   }));
   const summary = { connections, durationS, rounds, capture: metrics.capture, results: report };
   if (process.env.BENCH_JSON) {
@@ -173,6 +195,7 @@ async function main() {
       );
     }
     for (const r of report) process.stdout.write(`rounds rps ${r.size}: ${JSON.stringify(r.roundsRps)}; failed requests: ${JSON.stringify(r.failedRequests)}\n`);
+    for (const r of report) process.stdout.write(`CPU µs per request ${r.size} (the serving process only; independent of other load): ${JSON.stringify(r.cpuUsPerRequest)}\n`);
     const c = metrics.capture;
     process.stdout.write(`\ncapture: published ${c.published}, spooled ${c.spooled}, replayed ${c.replayed}, dropped ${c.dropped}, buffered ${c.buffered}\n`);
     const ok = report.every((r) => r.proxyVsDirect >= 0.25 && r.proxyVsPlainHttpProxy >= 1.5);
