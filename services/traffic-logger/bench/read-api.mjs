@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
+const Redis = require('ioredis');
 const { migrate } = require('@mockyard/db');
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -150,6 +151,10 @@ try {
     logger.child.kill('SIGTERM');
     await new Promise((r) => (logger.child.exitCode !== null ? r() : logger.child.once('exit', r)));
   }
+  const redis = new Redis(redisUrl);
+  const keys = await redis.keys(`bench-read-${tag}:*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
   if (!args.keep) await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
   else process.stdout.write(`kept database ${dbName}\n`);
 }
