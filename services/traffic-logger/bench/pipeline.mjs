@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 
 const require = createRequire(import.meta.url);
 const Redis = require('ioredis');
@@ -35,6 +36,16 @@ function makeEvent(i) {
     request: { headers: { host: 'api.example.test', accept: 'application/json', 'user-agent': 'bench' }, body: i % 4 === 0 ? { encoding: 'utf8', data: body, size: bodyBytes, truncated: false, contentType: 'text/plain' } : undefined },
     response: { status: i % 10 === 0 ? 500 : 200, statusMessage: 'OK', headers: { 'content-type': 'text/plain', 'content-length': String(bodyBytes) }, body: { encoding: 'utf8', data: body, size: bodyBytes, truncated: false, contentType: 'text/plain' } },
   });
+}
+
+/** CPU time (user + system, µs) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime in clock ticks (100/s)
+  } catch {
+    return undefined;
+  }
 }
 
 async function withClient(url, fn) {
@@ -89,6 +100,7 @@ async function runOnce(instances) {
     for (let i = 1; i < instances; i++) children.push(await startLogger(env, `bench-${tag}-${i}`));
     const payloads = Array.from({ length: eventCount }, (_, i) => makeEvent(i));
     const stream = `${prefix}:traffic`;
+    const cpuBefore = children.map((c) => cpuMicros(c.pid));
     const t0 = performance.now();
     for (let i = 0; i < payloads.length; i += 1000) {
       const p = redis.pipeline();
@@ -106,6 +118,8 @@ async function runOnce(instances) {
     });
     const tStored = performance.now();
     const pending = (await redis.xpending(stream, 'traffic-logger'))[0];
+    const cpuUsed = children.map((c, i) => (cpuBefore[i] === undefined ? undefined : cpuMicros(c.pid) - cpuBefore[i]));
+    const loggerCpuUsPerEvent = cpuUsed.includes(undefined) ? undefined : Math.round(cpuUsed.reduce((a, b) => a + b, 0) / eventCount);
     return {
       instances,
       events: eventCount,
@@ -114,6 +128,7 @@ async function runOnce(instances) {
       storedPerSec: Math.round(eventCount / ((tStored - t0) / 1000)),
       totalMs: Math.round(tStored - t0),
       pendingAfter: Number(pending),
+      loggerCpuUsPerEvent,
     };
   } finally {
     for (const c of children) c.kill('SIGTERM');
