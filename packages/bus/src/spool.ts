@@ -17,6 +17,7 @@ export interface SpoolLine {
 }
 
 const READ_CHUNK_BYTES = 1024 * 1024;
+const NEWLINE = Buffer.from('\n');
 
 /**
  * A bounded, append-only JSON-lines file for traffic events that could not reach Redis. Lines are read
@@ -67,9 +68,9 @@ export class Spool {
   }
 
   /** Appends one line unless that would pass `maxBytes` of unreplayed data; says whether it was written. */
-  tryAppend(line: string): boolean {
+  tryAppend(line: string | Buffer): boolean {
     const fd = this.requireOpen();
-    const data = Buffer.from(`${line}\n`, 'utf8');
+    const data = typeof line === 'string' ? Buffer.from(`${line}\n`, 'utf8') : Buffer.concat([line, NEWLINE]);
     if (this.pendingBytes + data.length > this.options.maxBytes) return false;
     writeSync(fd, data, 0, data.length, this.sizeBytes);
     this.sizeBytes += data.length;

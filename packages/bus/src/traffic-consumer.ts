@@ -129,7 +129,15 @@ export class TrafficConsumer {
         }
       } catch (err) {
         if (this.stopping) break;
-        logger.warn({ err: (err as Error).message }, 'traffic consumer loop failed; retrying');
+        const message = (err as Error).message;
+        if (message.includes('NOGROUP')) {
+          // The stream (and with it the group) was deleted: recreate both and carry on.
+          logger.warn({ err: message }, 'traffic consumer group missing; recreating it');
+          await ensureConsumerGroup(this.options.redis, this.keys.trafficStream, this.keys.trafficConsumerGroup).catch(() => undefined);
+          this.claimCursor = '0-0';
+          continue;
+        }
+        logger.warn({ err: message }, 'traffic consumer loop failed; retrying');
         readOwnPending = true;
         await this.pause(this.options.retryDelayMs ?? 1000);
       }

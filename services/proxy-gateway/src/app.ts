@@ -7,7 +7,7 @@ import type { SelfAddresses } from './forwarding/self-addresses';
 import { registerDocsRoutes } from './routes/docs.routes';
 import { registerHealthRoutes, type CaptureHealth } from './routes/health.routes';
 import { registerInternalRoutes, type InternalTargets } from './routes/internal.routes';
-import { registerProxyRoutes } from './routes/proxy.routes';
+import { createProxyHandler, isProxyPath, registerProxyApi } from './routes/proxy.routes';
 
 export interface GatewayDeps {
   logger: Logger;
@@ -19,6 +19,8 @@ export interface GatewayDeps {
 }
 
 export interface GatewayApp {
+  /** The public port's request handler: /proxy directly, everything else through express. */
+  handler: http.RequestListener;
   app: Express;
   /** Hand the HTTP server's 'upgrade' events here (WebSockets to the dashboard). */
   upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -32,7 +34,8 @@ export interface GatewayApp {
 export function createApp(deps: GatewayDeps): GatewayApp {
   const api = new ApiRegistry({ title: 'Mockyard gateway', version: '0.1.0' });
   const kit = createServiceApp({ service: 'proxy-gateway', logger: deps.logger, rawPaths: ['/'] });
-  registerProxyRoutes(kit, api, { forwarder: deps.forwarder, self: deps.self, trustForwardedFor: deps.trustForwardedFor });
+  registerProxyApi(api);
+  const proxy = createProxyHandler({ forwarder: deps.forwarder, self: deps.self, trustForwardedFor: deps.trustForwardedFor, logger: deps.logger });
   registerDocsRoutes(kit, api, [
     { service: 'traffic-logger', url: deps.targets.loggerUrl },
     { service: 'hub-api', url: deps.targets.hubUrl },
@@ -47,5 +50,12 @@ export function createApp(deps: GatewayDeps): GatewayApp {
   app.set('etag', false);
   registerHealthRoutes(app, api, deps.health);
   app.use(kit);
-  return { app, upgrade: internal.upgrade, close: internal.close };
+  const handler: http.RequestListener = (req, res) => (isProxyPath(req.url) ? proxy(req, res) : app(req, res));
+  const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!isProxyPath(req.url)) return internal.upgrade(req, socket, head);
+    // Protocol upgrades are not proxied through /proxy: the exchange could not be captured as HTTP.
+    socket.on('error', () => socket.destroy());
+    socket.end('HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUpgrade requests are not proxied through /proxy\n');
+  };
+  return { handler, app, upgrade, close: internal.close };
 }

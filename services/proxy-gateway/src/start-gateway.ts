@@ -61,7 +61,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     targets: { loggerUrl: config.loggerUrl, hubUrl: config.hubUrl, webUrl: config.webUrl },
     health: { pingRedis: redis ? () => redis!.ping() : undefined, counters: publisher ? () => publisher!.counters() : undefined },
   });
-  const publicServer = http.createServer(gateway.app);
+  const publicServer = http.createServer(gateway.handler);
   publicServer.on('upgrade', gateway.upgrade);
   const proxyServer = createForwardProxyServer({ forwarder: forwarder.options, self, trustForwardedFor: config.proxyTrustForwardedFor, logger });
   for (const s of [publicServer, proxyServer]) s.requestTimeout = 0; // large bodies stream for as long as they take

@@ -88,6 +88,17 @@ describe('one public address: internal routes, docs, health and metrics', () => 
     expect(res.headers['x-request-id']).toBe('trace-42');
   });
 
+  it('refuses a protocol upgrade on /proxy with 501', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${gateway.url}/proxy?url=${web.url}/`, { headers: { Connection: 'Upgrade', Upgrade: 'websocket' } });
+      req.on('response', (res) => resolve(res.statusCode!));
+      req.on('upgrade', () => reject(new Error('upgraded')));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(501);
+  });
+
   it('answers 502 problem naming the internal service that is down', async () => {
     const dead = `http://127.0.0.1:${await freePort()}`;
     const lonely = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOGGER_URL: dead, HUB_API_URL: dead, WEB_URL: dead, CAPTURE_ENABLED: 'false' });

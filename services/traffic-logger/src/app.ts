@@ -10,7 +10,7 @@ export interface LoggerAppDeps {
   repo: ExchangeRepo;
   feeds: LiveFeeds;
   readiness: { database: ReadinessCheck; redis: ReadinessCheck };
-  countExactLimit: number;
+  count: { exactLimit: number; timeoutMs: number };
 }
 
 /** The read API (reached through the gateway at /api/*), the live feed, health and OpenAPI. */
@@ -21,7 +21,7 @@ export function createApp(deps: LoggerAppDeps) {
     description: 'Logged requests and responses of the traffic proxy: paged, filtered, exported as HAR and followed live.',
   });
   const app = createServiceApp({ service: 'traffic-logger', logger: deps.logger, api, readiness: deps.readiness });
-  app.use(createRequestsRoutes({ repo: deps.repo, countExactLimit: deps.countExactLimit }, api));
+  app.use(createRequestsRoutes({ repo: deps.repo, count: deps.count }, api));
   app.use(createExchangesRoutes({ repo: deps.repo }, api));
   app.use(createStreamRoutes({ feeds: deps.feeds }, api));
   return finishApp(app);

@@ -59,6 +59,12 @@ export const loggerConfigFields = {
     default: 10000,
     doc: 'totalElements is an exact count up to this many matches, a planner estimate above it (totalElementsExact=false)',
   },
+  countTimeoutMs: {
+    keys: ['traffic.read.count-timeout-ms'],
+    schema: configSchemas.positiveInt,
+    default: 10,
+    doc: 'time allowed for counting a page\'s matches; a slower count (rare filter, no index) answers the planner estimate',
+  },
   streamHeartbeatMs: { keys: ['traffic.stream.heartbeat-ms'], schema: configSchemas.positiveInt, default: 15000, doc: 'interval of SSE comment heartbeats that keep idle connections open' },
   streamPollMs: {
     keys: ['traffic.stream.poll-ms'],

@@ -11,12 +11,12 @@ async function main() {
   handleSignals(process, shutdown);
   const db = await createDbClient(config.datasource, { migrate: true });
   shutdown.add('database', () => db.close());
-  const logger$ = createTrafficLogger(config, { logger, db });
-  const server = await startServer(logger$.app, config.port, config.bindAddress);
+  const trafficLogger = createTrafficLogger(config, { logger, db });
+  const server = await startServer(trafficLogger.app, config.port, config.bindAddress);
   shutdown.add('http', () => server.close(config.shutdownTimeoutMs / 4));
   // Registered last, so it runs first on SIGTERM: stop reading and acking before anything else closes.
-  shutdown.add('traffic consumer', () => logger$.stop(config.shutdownTimeoutMs / 2));
-  await logger$.start();
+  shutdown.add('traffic consumer', () => trafficLogger.stop(config.shutdownTimeoutMs / 2));
+  await trafficLogger.start();
   logger.info({ port: server.port, database: db.kind }, 'traffic-logger listening');
 }
 

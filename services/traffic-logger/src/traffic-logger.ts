@@ -68,7 +68,7 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
     logger,
     repo,
     feeds,
-    countExactLimit: config.countExactLimit,
+    count: { exactLimit: config.countExactLimit, timeoutMs: config.countTimeoutMs },
     readiness: { database: () => db.ping(), redis: () => redis.ping() },
   });
 
@@ -90,9 +90,21 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
       feeds.closeAll();
       await tail.stop();
       await retention.stop().catch((err: Error) => logger.warn({ err: err.message }, 'retention stop failed'));
-      subscriber.disconnect();
-      bullConnection.disconnect();
-      redis.disconnect();
+      await Promise.all([subscriber, bullConnection, redis].map((conn) => closeRedis(conn)));
     },
   };
+}
+
+/** QUIT (the server closes the socket, nothing lingers); cut the connection if Redis does not answer soon. */
+async function closeRedis(conn: Redis, waitMs = 500): Promise<void> {
+  if (conn.status === 'end') return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    conn.quit().catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if ((conn.status as string) !== 'end') conn.disconnect();
 }

@@ -113,3 +113,14 @@ it('acks nothing that was not committed when stopped mid-batch, and a later inst
     await blocker.end();
   }
 });
+
+it('recreates its consumer group when the stream was deleted, and keeps storing', async () => {
+  const logger = await start();
+  await publish(redis, testRedis.prefix, [makeEvent()]);
+  await waitFor(async () => (await countRows(logger.db)) === 1, 'the first event stored');
+  await redis.del(keys.trafficStream);
+  const later = makeEvent();
+  await publish(redis, testRedis.prefix, [later]);
+  await waitFor(async () => (await rowIds(logger)).includes(later.id), 'the event published after the deletion stored');
+  expect(await pendingCount()).toBe(0);
+});

@@ -120,3 +120,12 @@ it('answers a malformed Last-Event-ID with 400', async () => {
   expect(res.status).toBe(400);
   expect(await res.json()).toMatchObject({ errors: [{ path: 'headers.last-event-id' }] });
 });
+
+it('forgets clients that disconnect', async () => {
+  const logger = await start();
+  const feeds = [sse(`${logger.url}/api/stream`), sse(`${logger.url}/api/stream?method=GET`)];
+  await Promise.all(feeds.map((f) => f.next('ready', 1)));
+  expect(logger.feeds.size).toBe(2);
+  for (const f of feeds) f.close();
+  await waitFor(async () => logger.feeds.size === 0, 'both feeds released');
+});

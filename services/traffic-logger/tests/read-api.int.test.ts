@@ -15,7 +15,7 @@ const get = async (path: string, init?: RequestInit) => {
 
 const events = [
   makeEvent({ method: 'GET', url: 'http://api.example.test/orders?page=1' }),
-  makeEvent({ method: 'POST', url: 'http://api.example.test/orders', request: { headers: { 'content-type': 'application/json' }, body: { encoding: 'utf8', data: '{"sku":"A1"}', size: 12, truncated: false, contentType: 'application/json' } }, response: { status: 201, statusMessage: 'Created', headers: { location: '/orders/9' } } }),
+  makeEvent({ method: 'POST', url: 'http://api.example.test/orders', requestId: 'req-42', request: { headers: { 'content-type': 'application/json' }, body: { encoding: 'utf8', data: '{"sku":"A1"}', size: 12, truncated: false, contentType: 'application/json' } }, response: { status: 201, statusMessage: 'Created', headers: { location: '/orders/9' } } }),
   makeEvent({ method: 'POST', url: 'http://shop.example.test/cart', response: { status: 500, statusMessage: 'Internal Server Error', headers: {} }, durationMs: 900 }),
   makeEvent({ method: 'DELETE', url: 'http://api.example.test/orders/3', response: { status: 404, headers: {} } }),
   makeEvent({ method: 'GET', url: 'http://down.example.test/', response: undefined, error: 'connect ECONNREFUSED 127.0.0.1:9' }),
@@ -107,6 +107,7 @@ describe('/api/exchanges', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({
       id: events[1].id,
+      correlationId: 'req-42',
       request: { method: 'POST', url: 'http://api.example.test/orders', body: { encoding: 'utf8', data: '{"sku":"A1"}' } },
       response: { status: 201, headers: { location: '/orders/9' } },
       error: null,

@@ -1,7 +1,7 @@
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { CapturedBody } from '@mockyard/contracts';
 
 const TEXT_TYPE = /^(text\/|application\/(json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|yaml|x-yaml|x-ndjson|problem\+json|problem\+xml|csv|sql|xhtml\+xml))|\+(json|xml)\b/i;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Keeps the first `maxBytes` of a body that streams past it (the stream itself is never held back) and
@@ -51,11 +51,9 @@ export function decodeText(bytes: Buffer, truncated: boolean, contentType?: stri
   if (contentType && !TEXT_TYPE.test(contentType)) return undefined;
   const whole = truncated ? trimIncompleteUtf8(bytes) : bytes;
   if (!contentType && whole.includes(0)) return undefined;
-  try {
-    return utf8.decode(whole);
-  } catch {
-    return undefined;
-  }
+  // ASCII (most JSON, forms, HTML) decodes as latin1: a one-byte string, the cheapest to build and serialise.
+  if (isAscii(whole)) return whole.toString('latin1');
+  return isUtf8(whole) ? whole.toString('utf8') : undefined;
 }
 
 /** Drops a multi-byte UTF-8 sequence cut off by the size cap. */

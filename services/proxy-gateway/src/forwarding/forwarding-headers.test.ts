@@ -1,4 +1,4 @@
-import { buildUpstreamHeaders, stripHopByHopHeaders, toRawHeaders } from './forwarding-headers';
+import { buildUpstreamHeaders, filterRawHeaders, stripHopByHopHeaders, toRawHeaders } from './forwarding-headers';
 
 describe('stripHopByHopHeaders', () => {
   it.each([
@@ -9,6 +9,21 @@ describe('stripHopByHopHeaders', () => {
     [['Set-Cookie', 'a=1', 'set-cookie', 'b=2', 'Content-Type', 'text/plain'], [['Set-Cookie', ['a=1', 'b=2']], ['Content-Type', 'text/plain']]],
   ])('keeps only end-to-end headers of %j', (raw, expected) => {
     expect(stripHopByHopHeaders(raw)).toEqual(expected);
+  });
+});
+
+describe('filterRawHeaders', () => {
+  it.each([
+    [['Connection', 'keep-alive', 'Keep-Alive', 'timeout=5', 'X-A', '1'], ['X-A', '1']],
+    [['Transfer-Encoding', 'chunked', 'Content-Type', 'text/plain'], ['Content-Type', 'text/plain']],
+    [['Connection', 'X-Secret', 'X-Secret', 's', 'X-Kept', 'k'], ['X-Kept', 'k']],
+    [['Set-Cookie', 'a=1', 'set-cookie', 'b=2'], ['Set-Cookie', 'a=1', 'set-cookie', 'b=2']],
+  ])('keeps only the end-to-end headers of %j, repeats included', (raw, expected) => {
+    expect(filterRawHeaders(raw)).toEqual(expected);
+  });
+
+  it('drops the extra names it is given', () => {
+    expect(filterRawHeaders(['X-Request-Id', 'up', 'Date', 'd'], ['date'])).toEqual(['X-Request-Id', 'up']);
   });
 });
 

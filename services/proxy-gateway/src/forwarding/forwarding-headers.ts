@@ -35,6 +35,26 @@ export function stripHopByHopHeaders(rawHeaders: readonly string[], drop: readon
   return [...grouped.values()];
 }
 
+/**
+ * The end-to-end headers of a message in raw form (`[name, value, …]`, repeats kept, spelling kept): what
+ * `writeHead` takes directly. Drops what `stripHopByHopHeaders` drops.
+ */
+export function filterRawHeaders(rawHeaders: readonly string[], drop: readonly string[] = []): string[] {
+  let listed: Set<string> | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].length !== 10 || rawHeaders[i].toLowerCase() !== 'connection') continue;
+    listed ??= new Set();
+    for (const token of rawHeaders[i + 1].split(',')) listed.add(token.trim().toLowerCase());
+  }
+  const out: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const lower = rawHeaders[i].toLowerCase();
+    if (HOP_BY_HOP.has(lower) || listed?.has(lower) || (drop.length > 0 && drop.includes(lower))) continue;
+    out.push(rawHeaders[i], rawHeaders[i + 1]);
+  }
+  return out;
+}
+
 export interface ForwardedFor {
   /** Address of the client connected to the gateway. */
   clientAddress: string | undefined;

@@ -1,6 +1,7 @@
-import type { Express, NextFunction, Request, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { HttpProblem, type ApiRegistry } from '@mockyard/service-kit';
+import { HttpProblem, toHttpProblem, type ApiRegistry, type Logger } from '@mockyard/service-kit';
 import { ProblemSchema } from '@mockyard/contracts';
 import { findClientAddress } from '../forwarding/client-address';
 import { forwardExchange, type ForwarderOptions } from '../forwarding/forward-exchange';
@@ -11,35 +12,70 @@ export interface ProxyRouteDeps {
   forwarder: ForwarderOptions;
   self: SelfAddresses;
   trustForwardedFor: boolean;
+  logger: Logger;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** `/proxy?url=<absolute target>` for every method: forwards and streams the target's answer back unchanged. */
-export function registerProxyRoutes(app: Express, api: ApiRegistry, deps: ProxyRouteDeps): void {
-  app.all('/proxy', (req: Request, res: Response, next: NextFunction) => {
-    const queryIndex = req.originalUrl.indexOf('?');
-    const target = parseProxyTarget(queryIndex >= 0 ? req.originalUrl.slice(queryIndex + 1) : '');
-    if (deps.self.isLoop({ hostname: target.hostname, port: portOf(target), pathname: target.pathname })) {
-      throw HttpProblem.badRequest(`Query parameter url points back at this gateway (${target.host}${target.pathname}); proxy loops are refused`, [
-        { path: 'query.url', message: 'must not point at the gateway itself' },
-      ]);
+/** True for `/proxy`, `/proxy/` and either with a query: the paths the proxy handler owns. */
+export function isProxyPath(url: string | undefined): boolean {
+  if (!url || !url.startsWith('/proxy')) return false;
+  const rest = url.slice(6);
+  return rest === '' || rest === '/' || rest.startsWith('?') || rest.startsWith('/?');
+}
+
+/**
+ * `/proxy?url=<absolute target>` for every method: forwards and streams the target's answer back
+ * unchanged. It runs in front of express (the hot path skips the middleware chain) but keeps the
+ * service kit's conventions: the X-Request-Id echo and problem+json errors with the request id.
+ */
+export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const incomingId = req.headers['x-request-id'];
+    const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+    const url = req.url ?? '/proxy';
+    const sendProblem = (problem: HttpProblem) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (problem.status >= 500) deps.logger.debug({ requestId, status: problem.status, detail: problem.detail }, 'proxy request failed');
+      res.statusCode = problem.status;
+      res.setHeader('X-Request-Id', requestId);
+      res.setHeader('Content-Type', 'application/problem+json');
+      res.end(JSON.stringify(problem.toProblem(url, requestId)));
+    };
+    try {
+      const queryIndex = url.indexOf('?');
+      const target = parseProxyTarget(queryIndex >= 0 ? url.slice(queryIndex + 1) : '');
+      if (deps.self.isLoop({ hostname: target.hostname, port: portOf(target), pathname: target.pathname })) {
+        throw HttpProblem.badRequest(`Query parameter url points back at this gateway (${target.host}${target.pathname}); proxy loops are refused`, [
+          { path: 'query.url', message: 'must not point at the gateway itself' },
+        ]);
+      }
+      forwardExchange(
+        req,
+        res,
+        target,
+        {
+          source: 'proxy',
+          requestId,
+          clientAddress: findClientAddress(req, deps.trustForwardedFor),
+          forwarded: { clientAddress: req.socket.remoteAddress?.replace(/^::ffff:/, ''), proto: 'http', host: req.headers.host },
+          extraResponseHeaders: [['X-Request-Id', requestId]],
+          sendProblem,
+        },
+        deps.forwarder,
+      );
+    } catch (err) {
+      req.resume();
+      sendProblem(toHttpProblem(err));
     }
-    forwardExchange(
-      req,
-      res,
-      target,
-      {
-        source: 'proxy',
-        requestId: req.id,
-        clientAddress: findClientAddress(req, deps.trustForwardedFor),
-        forwarded: { clientAddress: req.socket.remoteAddress?.replace(/^::ffff:/, ''), proto: 'http', host: req.headers.host },
-        sendProblem: (problem) => next(problem),
-      },
-      deps.forwarder,
-    );
-  });
+  };
+}
 
+export function registerProxyApi(api: ApiRegistry): void {
   const query = z.object({ url: z.string().describe('absolute http(s) URL of the target; may be given unencoded as the last parameter') });
   for (const method of METHODS) {
     api.add({

@@ -26,14 +26,22 @@ type Row = Record<string, unknown>;
 export class ExchangeRepo {
   constructor(private readonly prisma: PrismaClient) {}
 
-  /** Inserts the rows that are not stored yet (ON CONFLICT DO NOTHING) in one transaction; returns the new seqs. */
+  /**
+   * Inserts the rows that are not stored yet (ON CONFLICT DO NOTHING) in one transaction; returns the
+   * new seqs. One statement with the batch as a single JSONB parameter: measured about 10x faster
+   * than Prisma's createMany for 500 rows (which binds ~16,000 parameters), see the README.
+   */
   async insertMany(rows: NewExchange[]): Promise<number[]> {
     if (rows.length === 0) return [];
-    const data = rows.map(toCreateInput);
+    const json = JSON.stringify(rows.map(toInsertRecord));
     const created = await this.prisma.$transaction(
       async (tx) => {
         await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${INSERT_LOCK_KEY})`);
-        return tx.exchange.createManyAndReturn({ data, skipDuplicates: true, select: { seq: true } });
+        return tx.$queryRaw<{ seq: bigint }[]>`
+          INSERT INTO exchanges (${INSERT_COLUMNS})
+          SELECT ${INSERT_COLUMNS} FROM jsonb_to_recordset(${json}::jsonb) AS x(${INSERT_RECORD_TYPE})
+          ON CONFLICT (id) DO NOTHING
+          RETURNING seq`;
       },
       { maxWait: 10_000, timeout: 60_000 },
     );
@@ -49,18 +57,30 @@ export class ExchangeRepo {
   }
 
   /**
-   * Exact count up to `exactLimit` matches (a bounded index scan); above it PostgreSQL's planner
-   * estimate, which costs a plan but no scan. Exact counts over a million rows cost far more than
-   * the read API's latency budget.
+   * totalElements without paying for exact counts of large sets (an exact count over a million rows costs
+   * far more than the read API's latency budget). PostgreSQL's planner estimate comes first (a plan, no
+   * scan); when it is clearly above `exactLimit` it is the answer. Otherwise the matches are counted,
+   * capped at exactLimit + 1 and bounded by `timeoutMs` (a rare filter without an index would scan the
+   * table); a count that hits either bound falls back to the estimate.
    */
-  async count(filter: ExchangeFilter, exactLimit: number): Promise<CountResult> {
+  async count(filter: ExchangeFilter, exactLimit: number, timeoutMs: number): Promise<CountResult> {
     const where = buildExchangeConditions(filter);
-    const [{ n }] = await this.prisma.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM (SELECT 1 FROM exchanges WHERE ${where} LIMIT ${exactLimit + 1}::int) capped`;
-    if (n <= exactLimit) return { count: n, exact: true };
     const plan = await this.prisma.$queryRaw<Row[]>`EXPLAIN (FORMAT JSON) SELECT 1 FROM exchanges WHERE ${where}`;
     const estimate = readPlanRows(plan);
-    return { count: Math.max(estimate, exactLimit + 1), exact: false };
+    if (estimate > exactLimit * 4) return { count: estimate, exact: false };
+    try {
+      const n = await this.prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+        const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM (SELECT 1 FROM exchanges WHERE ${where} LIMIT ${exactLimit + 1}::int) capped`;
+        return n;
+      });
+      if (n <= exactLimit) return { count: n, exact: true };
+      return { count: Math.max(estimate, exactLimit + 1), exact: false };
+    } catch (err) {
+      if (!isStatementTimeout(err)) throw err;
+      return { count: estimate, exact: false };
+    }
   }
 
   async findById(id: string): Promise<StoredExchange | undefined> {
@@ -125,45 +145,88 @@ export class ExchangeRepo {
   }
 }
 
+function isStatementTimeout(err: unknown): boolean {
+  const text = `${(err as { code?: string }).code ?? ''} ${(err as Error).message ?? ''} ${JSON.stringify((err as { meta?: unknown }).meta ?? '')}`;
+  return /57014|statement timeout|canceling statement/i.test(text);
+}
+
 function readPlanRows(plan: Row[]): number {
   const cell = plan[0]?.['QUERY PLAN'];
   const json = (typeof cell === 'string' ? JSON.parse(cell) : cell) as { Plan?: { 'Plan Rows'?: number } }[] | undefined;
   return Math.round(Number(json?.[0]?.Plan?.['Plan Rows'] ?? 0));
 }
 
-function toCreateInput(x: NewExchange): Prisma.ExchangeCreateManyInput {
+const INSERT_SPEC: [column: string, type: string][] = [
+  ['id', 'uuid'],
+  ['started_at', 'timestamptz'],
+  ['duration_ms', 'float8'],
+  ['source', 'text'],
+  ['engine_id', 'text'],
+  ['client_address', 'text'],
+  ['correlation_id', 'text'],
+  ['method', 'text'],
+  ['url', 'text'],
+  ['scheme', 'text'],
+  ['host', 'text'],
+  ['port', 'int'],
+  ['path', 'text'],
+  ['request_headers', 'jsonb'],
+  ['request_body', 'text'],
+  ['request_body_encoding', 'text'],
+  ['request_body_size', 'int'],
+  ['request_body_truncated', 'boolean'],
+  ['request_content_type', 'text'],
+  ['status', 'int'],
+  ['status_message', 'text'],
+  ['response_headers', 'jsonb'],
+  ['response_body', 'text'],
+  ['response_body_encoding', 'text'],
+  ['response_body_size', 'int'],
+  ['response_body_truncated', 'boolean'],
+  ['response_content_type', 'text'],
+  ['error', 'text'],
+  ['tunnel_bytes_up', 'bigint'],
+  ['tunnel_bytes_down', 'bigint'],
+  ['matched_stub_id', 'text'],
+  ['near_miss', 'text'],
+];
+const INSERT_COLUMNS = Prisma.raw(INSERT_SPEC.map(([c]) => c).join(', '));
+const INSERT_RECORD_TYPE = Prisma.raw(INSERT_SPEC.map(([c, t]) => `${c} ${t}`).join(', '));
+
+/** One element of the JSONB batch: every INSERT_SPEC column, none missing (NOT NULL ones never null). */
+function toInsertRecord(x: NewExchange): Record<string, unknown> {
   return {
     id: x.id,
-    startedAt: x.startedAt,
-    durationMs: x.durationMs,
+    started_at: x.startedAt.toISOString(),
+    duration_ms: x.durationMs,
     source: x.source,
-    engineId: x.engineId,
-    clientAddress: x.clientAddress,
-    correlationId: x.correlationId,
+    engine_id: x.engineId,
+    client_address: x.clientAddress,
+    correlation_id: x.correlationId,
     method: x.method,
     url: x.url,
     scheme: x.scheme,
     host: x.host,
     port: x.port,
     path: x.path,
-    requestHeaders: x.requestHeaders,
-    requestBody: x.requestBody?.data ?? null,
-    requestBodyEncoding: x.requestBody?.encoding ?? null,
-    requestBodySize: x.requestBody?.size ?? 0,
-    requestBodyTruncated: x.requestBody?.truncated ?? false,
-    requestContentType: x.requestBody?.contentType ?? null,
+    request_headers: x.requestHeaders,
+    request_body: x.requestBody?.data ?? null,
+    request_body_encoding: x.requestBody?.encoding ?? null,
+    request_body_size: x.requestBody?.size ?? 0,
+    request_body_truncated: x.requestBody?.truncated ?? false,
+    request_content_type: x.requestBody?.contentType ?? null,
     status: x.status,
-    statusMessage: x.statusMessage,
-    responseHeaders: x.responseHeaders ?? undefined,
-    responseBody: x.responseBody?.data ?? null,
-    responseBodyEncoding: x.responseBody?.encoding ?? null,
-    responseBodySize: x.responseBody?.size ?? 0,
-    responseBodyTruncated: x.responseBody?.truncated ?? false,
-    responseContentType: x.responseBody?.contentType ?? null,
+    status_message: x.statusMessage,
+    response_headers: x.responseHeaders,
+    response_body: x.responseBody?.data ?? null,
+    response_body_encoding: x.responseBody?.encoding ?? null,
+    response_body_size: x.responseBody?.size ?? 0,
+    response_body_truncated: x.responseBody?.truncated ?? false,
+    response_content_type: x.responseBody?.contentType ?? null,
     error: x.error,
-    tunnelBytesUp: x.tunnelBytesUp,
-    tunnelBytesDown: x.tunnelBytesDown,
-    matchedStubId: x.matchedStubId,
-    nearMiss: x.nearMiss,
+    tunnel_bytes_up: x.tunnelBytesUp,
+    tunnel_bytes_down: x.tunnelBytesDown,
+    matched_stub_id: x.matchedStubId,
+    near_miss: x.nearMiss,
   };
 }

@@ -92,6 +92,7 @@ export class LiveFeeds {
 
     this.open.add(close);
     feed.onClose(close);
+    if (res.destroyed) close(); // the client left before we got here: its close event is gone
     const sub = await tail.subscribe(listener);
     unsubscribe = sub.unsubscribe;
     if (closed) {

@@ -3,15 +3,24 @@ import type { ExchangeRepo } from '../adapters/exchange.repo';
 import type { ExchangeFilter } from '../domain/exchange-filter';
 import type { StoredExchange } from '../domain/stored-exchange';
 
-/** One page newest first plus totals; the list and the (capped) count run side by side. */
+/**
+ * One page newest first plus totals. The list goes first: when it proves the total by itself (a page
+ * that is not full, or the last one), no count runs at all — rare filters would otherwise pay for
+ * finding their matches twice.
+ */
 export async function findPage<T>(
   repo: Pick<ExchangeRepo, 'list' | 'count'>,
   filter: ExchangeFilter,
   page: number,
   size: number,
-  countExactLimit: number,
+  count: { exactLimit: number; timeoutMs: number },
   view: (x: StoredExchange) => T,
 ): Promise<Page<T>> {
-  const [list, count] = await Promise.all([repo.list(filter, page, size), repo.count(filter, countExactLimit)]);
-  return buildPage(list.items.map(view), { totalElements: count.count, exact: count.exact, hasMore: list.hasMore }, page, size);
+  const list = await repo.list(filter, page, size);
+  const content = list.items.map(view);
+  if (!list.hasMore && (content.length > 0 || page === 0)) {
+    return buildPage(content, { totalElements: page * size + content.length, exact: true, hasMore: false }, page, size);
+  }
+  const total = await repo.count(filter, count.exactLimit, count.timeoutMs);
+  return buildPage(content, { totalElements: total.count, exact: total.exact, hasMore: list.hasMore }, page, size);
 }

@@ -8,11 +8,11 @@ import { findPage } from './find-page';
 
 export interface ReadRoutesDeps {
   repo: ExchangeRepo;
-  countExactLimit: number;
+  count: { exactLimit: number; timeoutMs: number };
 }
 
 const TOTALS_NOTE =
-  'Newest first (start time, then storage order). totalElements is exact up to traffic.read.count-exact-limit matches and a planner estimate above (totalElementsExact=false); `last` is always exact.';
+  'Newest first (start time, then storage order). totalElements is exact up to traffic.read.count-exact-limit matches (when counting takes under traffic.read.count-timeout-ms), else the PostgreSQL planner estimate (totalElementsExact=false); `last` is always exact.';
 
 /** GET /api/requests, GET /api/responses (the spec's read API) and GET /api/exchanges (both sides). */
 export function createRequestsRoutes(deps: ReadRoutesDeps, api: ApiRegistry): Router {
@@ -30,7 +30,7 @@ export function createRequestsRoutes(deps: ReadRoutesDeps, api: ApiRegistry): Ro
   });
   router.get('/api/requests', async (req, res) => {
     const q = parseInput(RequestsQuerySchema, req.query, 'query');
-    res.json(await findPage(deps.repo, toExchangeFilter(q), q.page, q.size, deps.countExactLimit, toLoggedRequest));
+    res.json(await findPage(deps.repo, toExchangeFilter(q), q.page, q.size, deps.count, toLoggedRequest));
   });
 
   api.add({
@@ -45,7 +45,7 @@ export function createRequestsRoutes(deps: ReadRoutesDeps, api: ApiRegistry): Ro
   router.get('/api/responses', async (req, res) => {
     const q = parseInput(RequestsQuerySchema, req.query, 'query');
     const filter = { ...toExchangeFilter(q), hasResponse: true };
-    res.json(await findPage(deps.repo, filter, q.page, q.size, deps.countExactLimit, toLoggedResponse));
+    res.json(await findPage(deps.repo, filter, q.page, q.size, deps.count, toLoggedResponse));
   });
 
   api.add({
@@ -59,7 +59,7 @@ export function createRequestsRoutes(deps: ReadRoutesDeps, api: ApiRegistry): Ro
   });
   router.get('/api/exchanges', async (req, res) => {
     const q = parseInput(RequestsQuerySchema, req.query, 'query');
-    res.json(await findPage(deps.repo, toExchangeFilter(q), q.page, q.size, deps.countExactLimit, toLoggedExchange));
+    res.json(await findPage(deps.repo, toExchangeFilter(q), q.page, q.size, deps.count, toLoggedExchange));
   });
 
   return router;

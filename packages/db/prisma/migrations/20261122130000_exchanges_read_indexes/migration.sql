@@ -18,6 +18,8 @@ CREATE INDEX "exchanges_method_started_at_seq_idx" ON "exchanges"("method", "sta
 CREATE INDEX "exchanges_status_started_at_seq_idx" ON "exchanges"("status", "started_at" DESC, "seq" DESC);
 CREATE INDEX "exchanges_host_started_at_seq_idx" ON "exchanges"("host", "started_at" DESC, "seq" DESC);
 CREATE INDEX "exchanges_source_started_at_seq_idx" ON "exchanges"("source", "started_at" DESC, "seq" DESC);
+-- Slow-request filter (minDurationMs): rare matches are found and counted through this instead of a scan.
+CREATE INDEX "exchanges_duration_ms_idx" ON "exchanges"("duration_ms");
 
 -- URL substring search (`url` filter, ILIKE '%…%'): a trigram index when the pg_trgm extension can be
 -- created (PostgreSQL with contrib; not the embedded PGlite database, which then scans). Kept out of

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import type { TrafficEvent } from '@mockyard/contracts';
+import { encodeEventJson, publisherRedisOptions, Spool, TrafficPublisher } from './traffic-publisher';
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+function event(n: number): TrafficEvent {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    source: 'proxy',
+    method: 'GET',
+    url: `http://t.test/${n}`,
+    request: { headers: {} },
+  };
+}
+
+/** A loopback port with nothing listening: Redis is "unreachable" without touching a real one. */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as { port: number };
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+describe('TrafficPublisher without Redis', () => {
+  let dir: string;
+  let redis: Redis;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'publisher-'));
+    redis = new Redis(`redis://127.0.0.1:${await closedPort()}`, { ...publisherRedisOptions, retryStrategy: () => null });
+    redis.on('error', () => {});
+  });
+  afterEach(() => {
+    redis.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('returns at once from publish and spools every event, in order, when Redis is unreachable', async () => {
+    const spool = new Spool({ dir, maxBytes: 1024 * 1024 });
+    const publisher = new TrafficPublisher({ redis, prefix: 't', spool, logger: silent });
+    publisher.start();
+    for (let n = 0; n < 5; n++) publisher.publish(event(n));
+    expect(publisher.counters().buffered).toBe(5);
+    await publisher.flush();
+    expect(publisher.counters()).toMatchObject({ published: 0, spooled: 5, dropped: 0, buffered: 0, breaker: 'open' });
+    expect(spool.readLines(10).map((l) => (JSON.parse(l.line) as TrafficEvent).url)).toEqual([0, 1, 2, 3, 4].map((n) => `http://t.test/${n}`));
+    await publisher.stop();
+  });
+
+  it('drops and counts only the events that do not fit in the spool', async () => {
+    const oneEventBytes = JSON.stringify(event(0)).length + 1;
+    const spool = new Spool({ dir, maxBytes: oneEventBytes * 3 });
+    const publisher = new TrafficPublisher({ redis, prefix: 't', spool, logger: silent });
+    publisher.start();
+    for (let n = 0; n < 5; n++) publisher.publish(event(n));
+    await publisher.flush();
+    expect(publisher.counters()).toMatchObject({ spooled: 3, dropped: 2 });
+    await publisher.stop();
+  });
+
+  it('moves the buffer to the spool when it passes its bound', async () => {
+    const spool = new Spool({ dir, maxBytes: 1024 * 1024 });
+    const publisher = new TrafficPublisher({ redis, prefix: 't', spool, logger: silent, maxBufferedEvents: 2 });
+    publisher.start();
+    for (let n = 0; n < 3; n++) publisher.publish(event(n));
+    expect(publisher.counters()).toMatchObject({ buffered: 0, spooled: 3 });
+    await publisher.stop();
+  });
+});
+
+describe('encodeEventJson', () => {
+  it.each([['{"a":"plain ascii"}'], ['{"a":"café"}'], ['{"a":"Łódź"}'], ['{"a":"emoji 🚀"}'], ['{"a":"\\u0000 escaped"}']])('encodes %s as UTF-8', (json) => {
+    expect(encodeEventJson(json).equals(Buffer.from(json, 'utf8'))).toBe(true);
+  });
+});

@@ -1,0 +1,52 @@
+import Redis from 'ioredis';
+import pg from 'pg';
+import { redisKeys } from '@mockyard/contracts';
+import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mockyard/testkit';
+import { countRows, makeEvent, publish, startLogger, waitFor, type RunningLogger } from './logger-fixture';
+
+let database: TestDatabase;
+let testRedis: TestRedis;
+let redis: Redis;
+let logger: RunningLogger | undefined;
+let admin: pg.Client;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  testRedis = createTestRedis();
+  redis = new Redis(testRedis.url);
+  admin = new pg.Client({ connectionString: process.env.MOCKYARD_TEST_ADMIN_DATABASE_URL /* set by the testkit's global setup */ });
+  await admin.connect();
+});
+
+afterAll(async () => {
+  await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS true`);
+  await logger?.close(500);
+  await admin.end();
+  redis.disconnect();
+  await testRedis.cleanup();
+  await database.drop();
+});
+
+it('acks and dead-letters nothing while the database is unreachable, and stores everything once it is back', async () => {
+  const keys = redisKeys(testRedis.prefix);
+  const pending = async () => Number(((await redis.xpending(keys.trafficStream, keys.trafficConsumerGroup)) as [number])[0]);
+  logger = await startLogger(database, testRedis);
+  await publish(redis, testRedis.prefix, [makeEvent()]);
+  await waitFor(async () => (await countRows(logger!.db)) === 1, 'the first event stored');
+
+  // Take the database away from the logger: no new connections, existing ones cut.
+  await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS false`);
+  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database.name]);
+  const during = [makeEvent(), makeEvent(), makeEvent()];
+  await publish(redis, testRedis.prefix, during);
+  await waitFor(async () => logger!.consumer.stats.failedBatches >= 1 && (await pending()) === 3, 'a failed batch left pending');
+  const ready = await fetch(`${logger.url}/health/ready`);
+  expect(ready.status).toBe(503);
+  expect((await ready.json()).components.database.status).toBe('DOWN');
+  expect(await redis.xlen(keys.trafficDeadLetter)).toBe(0);
+
+  await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS true`);
+  await waitFor(async () => (await pending()) === 0, 'the pending batch stored and acked after the database came back', 30000);
+  expect(await countRows(logger.db)).toBe(4);
+  expect(await redis.xlen(keys.trafficDeadLetter)).toBe(0);
+});
