@@ -128,6 +128,12 @@ describe('OutboundPolicy.lookup (the resolved address is what is checked and con
     expect(one).toEqual({ err: null, address: '127.0.0.1', family: 4 });
   });
 
+  it('connects only to the allowed addresses of a name, refusing it when none is allowed', async () => {
+    const p = policy({ allow: ['127.0.0.0/8'] }, { localhost: ['::1', '127.0.0.1'], elsewhere: ['10.0.0.1'] });
+    expect(await lookupAll(p, 'localhost')).toEqual({ addresses: ['127.0.0.1'] });
+    expect((await lookupAll(p, 'elsewhere')).error).toMatchObject({ verdict: { rule: 'proxy.outbound.allow', subject: 'elsewhere' } });
+  });
+
   it('passes DNS failures through unchanged', async () => {
     expect((await lookupAll(policy(), 'nowhere.invalid')).error?.code).toBe('ENOTFOUND');
   });

@@ -1,5 +1,6 @@
 import dns, { type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import net from 'node:net';
+import { HttpProblem } from '@mockyard/service-kit';
 
 /**
  * Where /proxy and the forward proxy may connect. Entries of `proxy.outbound.allow` / `proxy.outbound.deny`
@@ -47,6 +48,23 @@ export class OutboundDeniedError extends Error {
     super(describeVerdict(target, verdict));
     this.name = 'OutboundDeniedError';
   }
+}
+
+/** The 403 problem+json a refused target gets: the detail and `rule`/`entry` name what refused it. */
+export function toForbiddenProblem(err: OutboundDeniedError): HttpProblem {
+  return new HttpProblem(403, 'forbidden', err.message, { rule: err.verdict.rule, entry: err.verdict.entry, target: err.target });
+}
+
+/** Why an allow/deny entry is invalid, or undefined when it is a host name, `*.suffix`, IP address or CIDR. */
+export function findInvalidEntry(entries: readonly string[]): string | undefined {
+  for (const entry of entries) {
+    try {
+      parseRule(entry, 'entry');
+    } catch (err) {
+      return (err as Error).message.replace(/^entry: /, '');
+    }
+  }
+  return undefined;
 }
 
 export function describeVerdict(target: string, v: OutboundVerdict): string {
@@ -123,7 +141,7 @@ export class OutboundPolicy {
 
   /**
    * A `dns.lookup`-compatible function for http(s) agents and `net.connect`: resolves once, checks every
-   * address (any refused one refuses the target) and returns exactly those addresses to the socket.
+   * address and returns only checked, allowed addresses to the socket — the socket never resolves again.
    */
   readonly lookup: LookupFunction = (hostname, options, callback) => {
     const wantsAll = typeof options === 'object' && options !== null && options.all === true;
@@ -134,12 +152,15 @@ export class OutboundPolicy {
       if (addresses.length === 0) {
         return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), wantsAll ? [] : '', undefined);
       }
-      for (const a of addresses) {
-        const verdict = this.checkAddress(a.address, hostname);
-        if (verdict) return callback(new OutboundDeniedError(hostname, verdict), wantsAll ? [] : '', undefined);
-      }
-      if (wantsAll) callback(null, addresses);
-      else callback(null, addresses[0].address, addresses[0].family);
+      // a denied or link-local address refuses the name outright; addresses outside the allow list are
+      // dropped (localhost → 127.0.0.1 when only 127.0.0.0/8 is allowed), and refused only if none is left
+      const verdicts = addresses.map((a) => ({ a, verdict: this.checkAddress(a.address, hostname) }));
+      const hard = verdicts.find((v) => v.verdict && v.verdict.rule !== 'proxy.outbound.allow');
+      const usable = verdicts.filter((v) => !v.verdict).map((v) => v.a);
+      const refusal = hard?.verdict ?? (usable.length === 0 ? verdicts[0].verdict : undefined);
+      if (refusal) return callback(new OutboundDeniedError(hostname, refusal), wantsAll ? [] : '', undefined);
+      if (wantsAll) callback(null, usable);
+      else callback(null, usable[0].address, usable[0].family);
     });
   };
 }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { TrafficEvent, TrafficSource } from '@mockyard/contracts';
 import type { HttpProblem, Logger } from '@mockyard/service-kit';
 import { BodyRecorder } from '../capture/body-recorder';
+import type { OutboundPolicy } from '../domain/outbound-policy';
 import { buildTrafficEvent } from '../capture/build-traffic-event';
 import { buildUpstreamHeaders, filterRawHeaders, toRawHeaders, type ForwardedFor } from './forwarding-headers';
 import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
@@ -21,6 +22,8 @@ export interface ForwarderOptions {
   httpsAgent: https.Agent;
   capture?: CaptureSettings;
   logger: Logger;
+  /** Where targets may be; its lookup is already on the agents, routes pre-check IP literals with it. */
+  outbound?: OutboundPolicy;
 }
 
 /** Per-exchange facts the caller knows (which entry point, who the client is, how to answer errors). */

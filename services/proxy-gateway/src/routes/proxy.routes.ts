@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { HttpProblem, toHttpProblem, type ApiRegistry, type Logger } from '@mockyard/service-kit';
 import { ProblemSchema } from '@mockyard/contracts';
+import { OutboundDeniedError, toForbiddenProblem } from '../domain/outbound-policy';
 import { findClientAddress } from '../forwarding/client-address';
 import { forwardExchange, type ForwarderOptions } from '../forwarding/forward-exchange';
 import { parseProxyTarget } from '../forwarding/parse-target';
@@ -54,6 +55,7 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
           { path: 'query.url', message: 'must not point at the gateway itself' },
         ]);
       }
+      deps.forwarder.outbound?.assertHost(target.hostname);
       forwardExchange(
         req,
         res,
@@ -70,7 +72,7 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
       );
     } catch (err) {
       req.resume();
-      sendProblem(toHttpProblem(err));
+      sendProblem(err instanceof OutboundDeniedError ? toForbiddenProblem(err) : toHttpProblem(err));
     }
   };
 }
@@ -89,6 +91,7 @@ export function registerProxyApi(api: ApiRegistry): void {
       responses: {
         200: { description: "the target's response, whatever its status" },
         400: { description: 'url missing, not absolute, not http(s), or pointing back at the gateway', schema: ProblemSchema },
+        403: { description: 'the outbound policy refuses the target (proxy.outbound.*); `rule` and `entry` name what refused it', schema: ProblemSchema },
         502: { description: 'the target refused the connection, did not resolve, or broke the exchange', schema: ProblemSchema },
         504: { description: 'no response within proxy.timeout-ms', schema: ProblemSchema },
       },
