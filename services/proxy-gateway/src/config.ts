@@ -7,7 +7,7 @@ const outboundEntries = configSchemas.csv.superRefine((entries, ctx) => {
   if (invalid) ctx.addIssue({ code: 'custom', message: invalid });
 });
 
-export const DEFAULT_REDACTED_HEADERS = 'authorization,proxy-authorization,cookie,set-cookie';
+export const DEFAULT_REDACTED_HEADERS = 'authorization,proxy-authorization,cookie,set-cookie,x-hub-api-key,x-api-key';
 
 export const gatewayConfigFields = {
   ...commonFields,

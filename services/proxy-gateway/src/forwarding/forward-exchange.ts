@@ -7,6 +7,7 @@ import { BodyRecorder } from '../capture/body-recorder';
 import type { OutboundPolicy } from '../domain/outbound-policy';
 import { buildTrafficEvent } from '../capture/build-traffic-event';
 import { buildUpstreamHeaders, filterRawHeaders, toRawHeaders, type ForwardedFor } from './forwarding-headers';
+import { toLogSafeUrl } from './log-safe-url';
 import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
 
 /** What capture needs; absent when `capture.enabled` is false. */
@@ -161,7 +162,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
       res.destroy();
       return;
     }
-    options.logger.debug({ target: target.toString(), code: err.code, status: problem.status }, 'upstream request failed');
+    options.logger.debug({ target: toLogSafeUrl(target.toString()), code: err.code, status: problem.status }, 'upstream request failed');
     req.unpipe();
     ctx.sendProblem(problem);
   }

@@ -6,6 +6,7 @@ import { ProblemSchema } from '@mockyard/contracts';
 import { OutboundDeniedError, toForbiddenProblem } from '../domain/outbound-policy';
 import { findClientAddress } from '../forwarding/client-address';
 import { forwardExchange, type ForwarderOptions } from '../forwarding/forward-exchange';
+import { toLogSafeUrl } from '../forwarding/log-safe-url';
 import { parseProxyTarget } from '../forwarding/parse-target';
 import { portOf, type SelfAddresses } from '../forwarding/self-addresses';
 
@@ -41,7 +42,7 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
         res.destroy();
         return;
       }
-      if (problem.status >= 500) deps.logger.debug({ requestId, status: problem.status, detail: problem.detail }, 'proxy request failed');
+      if (problem.status >= 500) deps.logger.debug({ requestId, status: problem.status, detail: toLogSafeUrl(problem.detail) }, 'proxy request failed');
       res.statusCode = problem.status;
       res.setHeader('X-Request-Id', requestId);
       res.setHeader('Content-Type', 'application/problem+json');
