@@ -140,8 +140,8 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText('{ "request": { "method": "GET", "urlPath": "/browser-hello", "headers": { "X": { "noSuchOperator": "1" } } }, "response": { "status": 200 } }');
     await page.getByRole('button', { name: 'Create stub' }).click();
-    await page.getByRole('alert').filter({ hasText: /refused it — \/request\/headers\/X: unknown match operator 'noSuchOperator'/ }).waitFor();
-    await page.getByRole('list', { name: 'Problems' }).getByText(/^request\.headers\.X: engine: unknown match operator/).waitFor();
+    await page.getByRole('alert').filter({ hasText: /refused it — \/request\/headers\/X: .*unknown match operator 'noSuchOperator'/ }).waitFor();
+    await page.getByRole('list', { name: 'Problems' }).getByText(/^request\.headers\.X: engine: .*unknown match operator/).waitFor();
     await page.locator('.cm-lintRange-error').first().waitFor();
     await editor.click();
     await page.keyboard.press('Control+A');

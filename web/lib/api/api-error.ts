@@ -51,7 +51,8 @@ function describeOneError(error: unknown): string {
   if (error && typeof error === 'object') {
     const e = error as Record<string, unknown>;
     const where = typeof e.path === 'string' ? e.path : (e.source as { pointer?: string } | undefined)?.pointer;
-    const what = String(e.message ?? e.title ?? e.detail ?? JSON.stringify(e));
+    // WireMock and the engine put the generic 'Error parsing JSON' in title and the reason in detail
+    const what = String(e.message ?? e.detail ?? e.title ?? JSON.stringify(e));
     return where ? `${where}: ${what}` : what;
   }
   return String(error);

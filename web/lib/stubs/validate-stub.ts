@@ -87,7 +87,8 @@ export function readEngineProblems(text: string, body: unknown): StubProblem[] {
     const e = error as Record<string, unknown>;
     const pointer = (e.source as { pointer?: string } | undefined)?.pointer ?? (typeof e.path === 'string' ? `/${e.path.replace(/^body\.?/, '').replace(/\./g, '/')}` : '');
     const path = pointer.split('/').filter(Boolean).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const message = String(e.title ?? e.message ?? e.detail ?? 'refused');
+    // the reason is in detail when there is one (title is WireMock's generic 'Error parsing JSON')
+    const message = String(e.message ?? e.detail ?? e.title ?? 'refused');
     return [{ path: path.join('.') || '(root)', message: `engine: ${message}`, ...locateKey(text, path) }];
   });
 }
