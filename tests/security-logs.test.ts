@@ -32,6 +32,7 @@ const seenByUpstream: Record<string, string | string[] | undefined>[] = [];
 let stack: RunningStack;
 let output = '';
 let stopped = false;
+let pageHeaders: Headers;
 
 /** An HTTP call through the forward-proxy port (absolute-form), as an HTTP_PROXY client makes it. */
 function viaForwardProxy(proxyPort: number, url: string, headers: Record<string, string>): Promise<number> {
@@ -115,12 +116,22 @@ beforeAll(async () => {
   const cookie = session.headers.get('set-cookie')!.split(';')[0];
   expect((await fetch(`${gw}/bff/hub/admin/mappings`, { headers: { cookie } })).status).toBe(200);
   // a page render through the gateway, with a credential-looking cookie
-  expect((await fetch(`${gw}/stubs`, { headers: { cookie: `sid=${SECRETS.cookie}` } })).status).toBe(200);
+  const pageThroughGateway = await fetch(`${gw}/stubs`, { headers: { cookie: `sid=${SECRETS.cookie}` } });
+  expect(pageThroughGateway.status).toBe(200);
+  pageHeaders = pageThroughGateway.headers;
 }, 180_000);
 
 afterAll(async () => {
   if (!stopped) await stack?.stop();
   await new Promise((resolve) => upstream?.close(resolve));
+});
+
+describe('the dashboard through the gateway', () => {
+  it('keeps its security headers (the gateway relays them)', () => {
+    expect(pageHeaders.get('content-security-policy')).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'.*frame-ancestors 'none'/);
+    expect(pageHeaders.get('x-content-type-options')).toBe('nosniff');
+    expect(pageHeaders.get('x-frame-options')).toBe('DENY');
+  });
 });
 
 describe('captured exchanges', () => {
