@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import { redisKeys, TRAFFIC_EVENT_FIELD, type TrafficEvent } from '@mockyard/contracts';
 import type { BusLogger } from './bus-logger';
 import type { Spool } from './spool';
+import { eventIdOf, findStoredEventIds, mayHaveReachedRedis } from './traffic-publisher-dedupe';
 
 export { Spool, type SpoolOptions, type SpoolLine } from './spool';
 
@@ -80,39 +81,18 @@ class PartialPublishError extends Error {
   }
 }
 
-/** False only for failures that certainly happened before anything was written to the socket. */
-function mayHaveReachedRedis(err: Error & { code?: string }): boolean {
-  if (err?.code === 'EOPENBREAKER' || err?.code === 'ESEMLOCKED') return false;
-  return !/enableOfflineQueue|Stream isn't writeable/.test(err?.message ?? '');
-}
+/** Bytes of events sent in one pipelined round trip: large captured bodies make smaller batches. */
+const BATCH_MAX_BYTES = 4 * 1024 * 1024;
 
-/** The event id of a spooled line (producers write `id` first; the search covers the line's head). */
-function eventIdOf(line: string): string | undefined {
-  return /"id":"([^"\\]{1,64})"/.exec(line.slice(0, 512))?.[1];
+/** The longest prefix of `lines` within `maxBytes` (at least one line). */
+function capLinesToBytes<T extends { line: string }>(lines: T[], maxBytes: number): T[] {
+  let bytes = 0;
+  for (let i = 0; i < lines.length; i++) {
+    bytes += lines[i].line.length;
+    if (i > 0 && bytes > maxBytes) return lines.slice(0, i);
+  }
+  return lines;
 }
-
-/** KEYS[1] stream; ARGV depth, field, ids… → the ids found in the last `depth` entries' field. */
-const FIND_IDS_SCRIPT = `
-local entries = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', tonumber(ARGV[1]))
-local wanted = {}
-for i = 3, #ARGV do wanted['"id":"' .. ARGV[i] .. '"'] = ARGV[i] end
-local found = {}
-for _, entry in ipairs(entries) do
-  local fields = entry[2]
-  for j = 1, #fields, 2 do
-    if fields[j] == ARGV[2] then
-      local head = string.sub(fields[j + 1], 1, 512)
-      for needle, id in pairs(wanted) do
-        if string.find(head, needle, 1, true) then
-          table.insert(found, id)
-          wanted[needle] = nil
-        end
-      end
-    end
-  end
-end
-return found
-`;
 
 /**
  * Publishes traffic events to the Redis stream without ever blocking the caller: `publish` only
@@ -250,7 +230,7 @@ export class TrafficPublisher {
           continue;
         }
         if (this.buffer.length === 0) return;
-        const batch = this.takeBuffer(this.batchSize);
+        const batch = this.takeBuffer(this.batchCount());
         if (this.breaker.opened) {
           this.spoolAll(batch);
           return;
@@ -270,7 +250,7 @@ export class TrafficPublisher {
   /** XADDs the next spooled lines; says whether all of them went through. */
   private async replayBatch(): Promise<boolean> {
     const spool = this.options.spool;
-    const lines = spool.readLines(this.batchSize);
+    const lines = capLinesToBytes(spool.readLines(this.batchSize), BATCH_MAX_BYTES);
     if (lines.length === 0) return true;
     const readable = lines.filter((l) => isJsonObjectLine(l.line));
     if (readable.length < lines.length) {
@@ -283,7 +263,7 @@ export class TrafficPublisher {
     let alreadyStored = new Set<string>();
     if (uncertain.length) {
       try {
-        alreadyStored = await this.findStoredIds(uncertain);
+        alreadyStored = await findStoredEventIds(this.options.redis, this.stream, uncertain);
       } catch {
         return false;
       }
@@ -306,13 +286,6 @@ export class TrafficPublisher {
     const firstUnsent = lines.indexOf(toSend[added]);
     if (firstUnsent > 0) spool.commit(lines[firstUnsent - 1].endOffset);
     return false;
-  }
-
-  /** Which of `ids` are among the stream's last entries (server-side search; bodies never travel). */
-  private async findStoredIds(ids: string[]): Promise<Set<string>> {
-    const depth = Math.min(ids.length + 200, 2000);
-    const found = (await this.options.redis.eval(FIND_IDS_SCRIPT, 1, this.stream, depth, TRAFFIC_EVENT_FIELD, ...ids)) as string[];
-    return new Set(found);
   }
 
   /** Number of lines that reached the stream (a prefix of `lines`). Never throws. */
@@ -338,6 +311,17 @@ export class TrafficPublisher {
     }
     if (added < lines.length) throw new PartialPublishError(added, new Error('pipeline returned fewer results'));
     return added;
+  }
+
+  /** Events for the next XADD round trip: up to `batchSize`, and about BATCH_MAX_BYTES (at least one). */
+  private batchCount(): number {
+    let bytes = 0;
+    let count = 0;
+    while (count < this.buffer.length && count < this.batchSize && (count === 0 || bytes + this.buffer[count].json.length <= BATCH_MAX_BYTES)) {
+      bytes += this.buffer[count].json.length;
+      count += 1;
+    }
+    return count;
   }
 
   private takeBuffer(count: number): Pending[] {

@@ -24,7 +24,7 @@ async function main() {
   let listeningPort = config.port;
   const publicUrl = () => config.publicUrl ?? `http://${config.bindAddress === '0.0.0.0' ? os.hostname() : config.bindAddress}:${listeningPort}`;
 
-  const traffic = config.redisUrl ? createTrafficPublisher({ redisUrl: config.redisUrl, prefix: config.redisPrefix, engineId: config.name, logger }) : undefined;
+  const traffic = config.redisUrl ? await createTrafficPublisher({ redisUrl: config.redisUrl, prefix: config.redisPrefix, engineId: config.name, rootDir: config.rootDir, logger }) : undefined;
   if (traffic) shutdown.add('traffic publisher', () => traffic.close());
 
   const engineApp = await createEngineApp({

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Redis from 'ioredis';
 import { redisKeys, TRAFFIC_EVENT_FIELD, TrafficEventSchema } from '@mockyard/contracts';
 import { createTestRedis } from '@mockyard/testkit';
@@ -52,7 +55,7 @@ describe('traffic publishing to Redis', () => {
   afterAll(() => testRedis.cleanup());
 
   it('publishes matched and unmatched requests as engine traffic events', async () => {
-    const publisher = createTrafficPublisher({ redisUrl: testRedis.url, prefix: testRedis.prefix, engineId: 'engine-t', logger: silentLogger });
+    const publisher = await createTrafficPublisher({ redisUrl: testRedis.url, prefix: testRedis.prefix, engineId: 'engine-t', rootDir: mkdtempSync(join(tmpdir(), 'engine-pub-')), logger: silentLogger });
     const engine = await startTestEngine({ traffic: publisher });
     const redis = new Redis(testRedis.url);
     try {
@@ -67,7 +70,7 @@ describe('traffic publishing to Redis', () => {
       });
       expect(events[0]).toMatchObject({ source: 'engine', engineId: 'engine-t', method: 'GET', matchedStubId: id, response: { status: 200, body: { data: 'pong' } } });
       expect(events[1]).toMatchObject({ source: 'engine', response: { status: 404 }, nearMiss: expect.stringContaining('ping') });
-      expect(publisher.stats.failed).toBe(0);
+      expect(publisher.counters()).toMatchObject({ spooled: 0, dropped: 0 });
     } finally {
       redis.disconnect();
       await engine.stop({ removeRoot: true });
@@ -75,14 +78,16 @@ describe('traffic publishing to Redis', () => {
     }
   });
 
-  it('keeps serving and counts failures when Redis is unreachable', async () => {
-    const publisher = createTrafficPublisher({ redisUrl: 'redis://127.0.0.1:1', prefix: testRedis.prefix, engineId: 'engine-t', logger: silentLogger });
+  it('keeps serving and spools the events when Redis is unreachable', async () => {
+    const rootDir = mkdtempSync(join(tmpdir(), 'engine-pub-'));
+    const publisher = await createTrafficPublisher({ redisUrl: 'redis://127.0.0.1:1', prefix: testRedis.prefix, engineId: 'engine-t', rootDir, logger: silentLogger, connectTimeoutMs: 200 });
     const engine = await startTestEngine({ traffic: publisher });
     try {
       await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/ok' }, response: { body: 'ok' } });
       expect((await call(engine.url, 'GET', '/ok')).text).toBe('ok');
-      await waitFor(() => publisher.stats.failed, (n) => n >= 1);
-      expect(publisher.stats.failed).toBeGreaterThanOrEqual(1);
+      await waitFor(() => publisher.counters().spooled, (n) => n >= 1);
+      expect(publisher.counters()).toMatchObject({ spooled: 1, dropped: 0 });
+      expect(readFileSync(join(rootDir, 'spool', 'traffic-spool.jsonl'), 'utf8')).toContain('"engineId":"engine-t"');
     } finally {
       await engine.stop({ removeRoot: true });
       await publisher.close();

@@ -82,7 +82,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       gateway.close();
       forwarder.close();
       await publisher?.stop();
-      redis?.disconnect();
+      if (redis?.status === 'ready') await redis.quit().catch(() => redis?.disconnect());
+      else redis?.disconnect();
     },
   };
 }

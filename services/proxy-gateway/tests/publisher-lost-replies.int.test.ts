@@ -21,12 +21,15 @@ async function startReplyDroppingRelay(redisUrl: string) {
     sockets.add(client).add(upstream);
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
-    client.on('data', (chunk: Buffer) => {
-      upstream.write(chunk);
-      if (dropReplies) setTimeout(() => (client.destroy(), upstream.destroy()), 150);
-    });
+    client.on('data', (chunk: Buffer) => upstream.write(chunk));
     upstream.on('data', (chunk: Buffer) => {
-      if (!dropReplies) client.write(chunk);
+      if (!dropReplies) {
+        client.write(chunk);
+        return;
+      }
+      // Redis has answered, so it has stored the pipeline; the reply is swallowed and the connection cut
+      // (after a moment, in case the replies arrive in more than one chunk).
+      setTimeout(() => (client.destroy(), upstream.destroy()), 50);
     });
     client.on('close', () => upstream.destroy());
   });

@@ -6,7 +6,11 @@ describe('error messages shown to the user', () => {
     [404, { title: 'Not Found', status: 404, detail: 'no stub with id x' }, '404: no stub with id x'],
     [400, { detail: 'Invalid request', errors: [{ path: 'body.url', message: 'required' }] }, '400: Invalid request — body.url: required'],
     [422, { errors: [{ code: 10, source: { pointer: '/request' }, title: 'bad matcher' }] }, '422: /request: bad matcher'],
-    [422, { errors: [{ code: 10, source: { pointer: '/request' }, title: 'Error parsing JSON', detail: 'unknown match operator' }] }, '422: /request: unknown match operator'],
+    [
+      422,
+      { errors: [{ code: 10, source: { pointer: '/request/headers/X' }, title: 'Error parsing JSON', detail: "unknown match operator 'nope'" }] },
+      "422: /request/headers/X: unknown match operator 'nope'",
+    ],
     [502, 'Bad Gateway', '502: Bad Gateway'],
     [500, null, 'HTTP 500'],
   ])('describes %s %j as %s', (status, body, text) => {

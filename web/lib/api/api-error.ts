@@ -51,7 +51,7 @@ function describeOneError(error: unknown): string {
   if (error && typeof error === 'object') {
     const e = error as Record<string, unknown>;
     const where = typeof e.path === 'string' ? e.path : (e.source as { pointer?: string } | undefined)?.pointer;
-    // WireMock and the engine put the generic 'Error parsing JSON' in title and the reason in detail
+    // WireMock's errors carry a generic title ("Error parsing JSON") and the specific reason in detail.
     const what = String(e.message ?? e.detail ?? e.title ?? JSON.stringify(e));
     return where ? `${where}: ${what}` : what;
   }

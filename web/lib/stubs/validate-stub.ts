@@ -87,7 +87,7 @@ export function readEngineProblems(text: string, body: unknown): StubProblem[] {
     const e = error as Record<string, unknown>;
     const pointer = (e.source as { pointer?: string } | undefined)?.pointer ?? (typeof e.path === 'string' ? `/${e.path.replace(/^body\.?/, '').replace(/\./g, '/')}` : '');
     const path = pointer.split('/').filter(Boolean).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-    // the reason is in detail when there is one (title is WireMock's generic 'Error parsing JSON')
+    // WireMock's errors carry a generic title ("Error parsing JSON") and the specific reason in detail.
     const message = String(e.message ?? e.detail ?? e.title ?? 'refused');
     return [{ path: path.join('.') || '(root)', message: `engine: ${message}`, ...locateKey(text, path) }];
   });

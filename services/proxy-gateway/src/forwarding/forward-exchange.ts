@@ -72,6 +72,9 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
   req.on('error', () => {
     error ??= 'client request stream failed';
   });
+  res.on('error', () => {
+    error ??= 'client connection failed';
+  });
 
   let upstreamReq = openUpstream(true);
 
