@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { NextConfig } from 'next';
+import { STATIC_SECURITY_HEADERS } from './lib/security/security-headers';
 
 const monorepoRoot = path.join(__dirname, '..');
 
@@ -14,6 +15,11 @@ const nextConfig: NextConfig = {
   turbopack: { root: monorepoRoot },
   poweredByHeader: false,
   reactStrictMode: true,
+  // nosniff, no framing, no referrer, no powerful features, on every response (static files included);
+  // the Content-Security-Policy with its per-request nonce is set by proxy.ts.
+  async headers() {
+    return [{ source: '/:path*', headers: STATIC_SECURITY_HEADERS }];
+  },
 };
 
 export default nextConfig;

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiRegistry, createServiceApp, finishApp, type Logger } from '@mockyard/service-kit';
@@ -55,13 +55,17 @@ function isAdminPath(url: string): boolean {
 /** Open even with an admin key, so health checks need no secret (they reveal no stub data). */
 const OPEN_ADMIN_PATHS = new Set(['/health', '/version']);
 
+/** Both sides hashed first: the comparison takes the same time whatever the guess's length or content. */
+function digestKey(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
 function requireApiKey(key: string) {
-  const expected = Buffer.from(key);
+  const expected = digestKey(key);
   return (req: Request, _res: Response, next: NextFunction) => {
     if (req.method === 'GET' && OPEN_ADMIN_PATHS.has(req.path)) return next();
     const header = req.header('x-hub-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');
-    const given = Buffer.from(header ?? '');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
+    if (header && timingSafeEqual(digestKey(header), expected)) return next();
     next(new AdminError(401, [{ code: 401, title: 'Admin API key required in X-Hub-Api-Key or Authorization: Bearer' }]));
   };
 }

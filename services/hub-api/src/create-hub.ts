@@ -44,6 +44,7 @@ export async function createHub(options: CreateHubOptions): Promise<Hub> {
   const admin = new EngineClientPool({
     timeoutMs: config.engineTimeoutMs,
     insecureTls: config.engineInsecureTls,
+    apiKey: config.engineApiKey,
     breaker: { volumeThreshold: config.breakerVolumeThreshold, errorThresholdPercentage: config.breakerErrorPercentage, resetTimeoutMs: config.breakerResetMs, rollingWindowMs: config.breakerWindowMs },
     logger,
   });

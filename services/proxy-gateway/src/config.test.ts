@@ -12,9 +12,12 @@ describe('loadGatewayConfig', () => {
       proxyTrustForwardedFor: false,
       captureEnabled: true,
       captureMaxBodyBytes: 262144,
-      captureRedactHeaders: ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'],
+      captureRedactHeaders: ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-hub-api-key', 'x-api-key'],
       captureSpoolDir: 'data/spool',
       loggerUrl: 'http://127.0.0.1:8081',
+      outboundAllow: [],
+      outboundDeny: [],
+      outboundAllowLinkLocal: false,
     });
   });
 

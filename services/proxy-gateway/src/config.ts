@@ -1,7 +1,13 @@
 import { bindAddressField, commonFields, configSchemas, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
 import { z } from 'zod';
+import { findInvalidEntry } from './domain/outbound-policy';
 
-export const DEFAULT_REDACTED_HEADERS = 'authorization,proxy-authorization,cookie,set-cookie';
+const outboundEntries = configSchemas.csv.superRefine((entries, ctx) => {
+  const invalid = findInvalidEntry(entries);
+  if (invalid) ctx.addIssue({ code: 'custom', message: invalid });
+});
+
+export const DEFAULT_REDACTED_HEADERS = 'authorization,proxy-authorization,cookie,set-cookie,x-hub-api-key,x-api-key';
 
 export const gatewayConfigFields = {
   ...commonFields,
@@ -17,6 +23,9 @@ export const gatewayConfigFields = {
   proxyTrustForwardedFor: { keys: ['proxy.trust-forwarded-for'], schema: configSchemas.boolean, default: false, doc: 'take the logged client address from X-Forwarded-For (only behind a trusted proxy)' },
   proxyVerifyTls: { keys: ['proxy.verify-tls'], schema: configSchemas.boolean, default: true, doc: 'verify https targets\' certificates (false accepts self-signed targets)' },
   proxyMaxSockets: { keys: ['proxy.max-sockets'], schema: configSchemas.positiveInt, default: 256, doc: 'keep-alive upstream connections per target host' },
+  outboundAllow: { keys: ['proxy.outbound.allow'], env: ['PROXY_OUTBOUND_ALLOW'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs /proxy and the forward proxy may reach; empty = any (loopback included) not denied' },
+  outboundDeny: { keys: ['proxy.outbound.deny'], env: ['PROXY_OUTBOUND_DENY'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs refused with 403 (checked on the name and on every address it resolves to); wins over allow' },
+  outboundAllowLinkLocal: { keys: ['proxy.outbound.allow-link-local'], env: ['PROXY_OUTBOUND_ALLOW_LINK_LOCAL'], schema: configSchemas.boolean, default: false, doc: 'let /proxy and the forward proxy reach link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200, 168.63.129.16)' },
   captureEnabled: { keys: ['capture.enabled'], schema: configSchemas.boolean, default: true, doc: 'publish every exchange to the traffic stream' },
   captureMaxBodyBytes: { keys: ['capture.max-body-bytes'], schema: configSchemas.nonNegativeInt, default: 262144, doc: 'bytes of each request/response body kept in the log (the rest is marked truncated)' },
   captureRedactHeaders: { keys: ['capture.redact-headers'], schema: configSchemas.csv, default: DEFAULT_REDACTED_HEADERS, doc: 'comma-separated header names whose values are logged as [redacted] (empty: none)' },

@@ -49,6 +49,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       captureEnabled: config.captureEnabled,
       maxBodyBytes: config.captureMaxBodyBytes,
       redactHeaders: config.captureRedactHeaders,
+      outbound: { allow: config.outboundAllow, deny: config.outboundDeny, allowLinkLocal: config.outboundAllowLinkLocal },
     },
     publisher,
     logger,

@@ -11,9 +11,14 @@ import { describeEngineError } from './describe-engine-error';
 export interface EngineClientOptions {
   timeoutMs: number;
   insecureTls: boolean;
+  /** Sent as X-Hub-Api-Key on every call (admin and probe) when the engines require an admin key. */
+  apiKey?: string;
   breaker: { volumeThreshold: number; errorThresholdPercentage: number; resetTimeoutMs: number; rollingWindowMs: number };
   logger: Logger;
 }
+
+/** The header Mockyard engines read their admin key from (engine.admin-api-key). */
+export const ENGINE_KEY_HEADER = 'X-Hub-Api-Key';
 
 interface Client {
   url: string;
@@ -54,6 +59,7 @@ export class EngineClientPool implements EngineAdmin {
     } catch (err) {
       throw this.toEngineError(engine, client, err);
     }
+    if (reply.status === 401 || reply.status === 403) throw new EngineFailedError(engine, this.describeRefusedKey(engine, reply.status), reply.status);
     if (reply.status >= 400) throw new EngineRejectedError(engine, reply.status, describeEngineError(engine, reply.status, reply.body), reply.body);
     return reply;
   }
@@ -66,6 +72,7 @@ export class EngineClientPool implements EngineAdmin {
     try {
       const res = await client.http.request({ method: 'GET', url: '/mappings', params: { limit: 1 }, timeout: timeoutMs });
       const responseTimeMs = elapsed();
+      if (res.status === 401 || res.status === 403) return { isUp: false, stubCount: null, responseTimeMs, error: this.describeRefusedKey(engine, res.status) };
       if (res.status !== 200) return { isUp: false, stubCount: null, responseTimeMs, error: `GET /__admin/mappings answered ${res.status}` };
       const total = (res.data as { meta?: { total?: unknown } } | undefined)?.meta?.total;
       return { isUp: true, stubCount: typeof total === 'number' ? total : null, responseTimeMs, error: null };
@@ -107,7 +114,7 @@ export class EngineClientPool implements EngineAdmin {
       maxRedirects: 0,
       // the hub passes JSON through untouched; axios must not guess at other shapes
       transitional: { silentJSONParsing: true, forcedJSONParsing: true, clarifyTimeoutError: true },
-      headers: { Accept: 'application/json' },
+      headers: { Accept: 'application/json', ...(this.options.apiKey ? { [ENGINE_KEY_HEADER]: this.options.apiKey } : {}) },
     });
     const action = async (call: EngineCall): Promise<EngineReply> => {
       const res = await instance.request({ method: call.method, url: call.path, params: call.query, data: call.body });
@@ -136,6 +143,17 @@ export class EngineClientPool implements EngineAdmin {
     });
     this.clients.set(engine.id, client);
     return client;
+  }
+
+  /**
+   * An engine's 401/403 means the hub's own engine key is missing or wrong, not the caller's: it is answered
+   * as 502 naming the setting to fix, never passed through as 401 (which would read as "your hub key is wrong").
+   */
+  private describeRefusedKey(engine: EngineRef, status: number): string {
+    const fix = 'set hub.engine.api-key (HUB_ENGINE_API_KEY) to the engine\'s engine.admin-api-key';
+    return this.options.apiKey
+      ? `engine ${engine.id} (${engine.url}) refused the hub's engine API key (${status}): ${fix}`
+      : `engine ${engine.id} (${engine.url}) requires an admin API key (${status}) and the hub sends none: ${fix}`;
   }
 
   private toEngineError(engine: EngineRef, client: Client, err: unknown) {

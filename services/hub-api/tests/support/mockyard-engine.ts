@@ -15,13 +15,13 @@ export interface MockyardEngine {
 }
 
 /** Mockyard's own engine (services/engine) on 127.0.0.1, port 0 first, with its own root dir. */
-export async function startMockyardEngine(): Promise<MockyardEngine> {
+export async function startMockyardEngine(options: { adminApiKey?: string } = {}): Promise<MockyardEngine> {
   const rootDir = await mkdtemp(path.join(os.tmpdir(), 'hub-test-engine-'));
   const logger = createLogger({ service: 'engine-under-hub-test', level: 'silent' });
   let port = 0;
   let server: StartedServer | undefined;
   const launch = async () => {
-    const app = await createEngineApp({ logger, name: 'engine', publicUrl: `http://127.0.0.1:${port}`, rootDir });
+    const app = await createEngineApp({ logger, name: 'engine', publicUrl: `http://127.0.0.1:${port}`, rootDir, adminApiKey: options.adminApiKey });
     server = await startServer(app.handler, port, '127.0.0.1');
     port = server.port;
   };

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { HttpProblem, toHttpProblem, type Logger } from '@mockyard/service-kit';
+import { OutboundDeniedError, toForbiddenProblem } from '../domain/outbound-policy';
 import { findClientAddress } from '../forwarding/client-address';
 import { forwardExchange, type ForwarderOptions } from '../forwarding/forward-exchange';
 import { parseAbsoluteTarget } from '../forwarding/parse-target';
@@ -29,6 +30,7 @@ export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
       if (deps.self.isLoop({ hostname: target.hostname, port: portOf(target), pathname: target.pathname })) {
         throw HttpProblem.badRequest(`Request target ${target.host}${target.pathname} points back at this gateway; proxy loops are refused`);
       }
+      deps.forwarder.outbound?.assertHost(target.hostname);
       forwardExchange(
         req,
         res,
@@ -42,7 +44,7 @@ export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
         deps.forwarder,
       );
     } catch (err) {
-      sendProblem(res, toHttpProblem(err), req.url);
+      sendProblem(res, err instanceof OutboundDeniedError ? toForbiddenProblem(err) : toHttpProblem(err), req.url);
       req.resume();
     }
   });
@@ -52,6 +54,7 @@ export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
       self: deps.self,
       clientAddress: findClientAddress(req, deps.trustForwardedFor),
       capture: deps.forwarder.capture,
+      outbound: deps.forwarder.outbound,
       logger: deps.logger,
     });
   });

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { problemTypes, type TrafficEvent } from '@mockyard/contracts';
 import type { Logger } from '@mockyard/service-kit';
 import { redactHeaders } from '../capture/redact-headers';
+import { OutboundDeniedError, type OutboundPolicy } from '../domain/outbound-policy';
 import type { SelfAddresses } from '../forwarding/self-addresses';
 
 export interface TunnelOptions {
@@ -13,6 +14,7 @@ export interface TunnelOptions {
   clientAddress?: string;
   capture?: { redactHeaders: ReadonlySet<string>; publish(event: TrafficEvent): void };
   logger: Logger;
+  outbound?: OutboundPolicy;
 }
 
 /** `host:port` of a CONNECT request target, or undefined when it is not one. */
@@ -42,13 +44,18 @@ export function relayTunnel(req: IncomingMessage, client: Duplex, head: Buffer, 
     refuse(client, 400, 'Bad Request', `CONNECT ${req.url} points back at this gateway; proxy loops are refused`);
     return;
   }
+  const deniedHost = options.outbound?.checkHost(target.host);
+  if (deniedHost) {
+    refuse(client, 403, 'Forbidden', new OutboundDeniedError(target.host, deniedHost).message);
+    return;
+  }
 
   let bytesUp = 0;
   let bytesDown = 0;
   let established = false;
   let error: string | undefined;
   let openSides = 2;
-  const upstream: net.Socket = net.connect({ host: target.host, port: target.port });
+  const upstream: net.Socket = net.connect({ host: target.host, port: target.port, ...(options.outbound ? { lookup: options.outbound.lookup } : {}) });
   const timer = setTimeout(() => upstream.destroy(Object.assign(new Error(`no connection within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })), options.timeoutMs);
 
   upstream.once('connect', () => {
@@ -71,7 +78,9 @@ export function relayTunnel(req: IncomingMessage, client: Duplex, head: Buffer, 
   upstream.on('error', (err: Error & { code?: string }) => {
     clearTimeout(timer);
     error ??= `${established ? 'tunnel broke' : 'target unreachable'}: ${err.code ?? err.message}`;
-    if (!established) {
+    if (!established && err instanceof OutboundDeniedError) {
+      refuse(client, 403, 'Forbidden', err.message);
+    } else if (!established) {
       const timedOut = err.code === 'ETIMEDOUT';
       refuse(client, timedOut ? 504 : 502, timedOut ? 'Gateway Timeout' : 'Bad Gateway', `Target ${req.url} ${timedOut ? 'did not accept a connection in time' : 'could not be reached'} (${err.code ?? err.message})`);
     } else {
@@ -114,7 +123,7 @@ export function relayTunnel(req: IncomingMessage, client: Duplex, head: Buffer, 
 }
 
 function refuse(client: Duplex, status: number, reason: string, detail: string): void {
-  const type = status === 400 ? problemTypes.validation : status === 504 ? problemTypes.gatewayTimeout : problemTypes.badGateway;
+  const type = status === 400 ? problemTypes.validation : status === 403 ? problemTypes.forbidden : status === 504 ? problemTypes.gatewayTimeout : problemTypes.badGateway;
   const body = JSON.stringify({ type, title: reason, status, detail });
   if (!client.writable) return;
   client.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { TrafficPublisher } from '@mockyard/bus';
 import type { Logger } from '@mockyard/service-kit';
+import { OutboundPolicy, type OutboundPolicySettings } from '../domain/outbound-policy';
 import type { ForwarderOptions } from './forward-exchange';
 
 export interface ForwarderSettings {
@@ -11,6 +12,7 @@ export interface ForwarderSettings {
   captureEnabled: boolean;
   maxBodyBytes: number;
   redactHeaders: readonly string[];
+  outbound: OutboundPolicySettings;
 }
 
 export interface Forwarder {
@@ -24,7 +26,9 @@ export interface Forwarder {
  * upstream connections is most of the gap to a plain pass-through proxy) and the capture settings.
  */
 export function createForwarder(settings: ForwarderSettings, publisher: TrafficPublisher | undefined, logger: Logger): Forwarder {
-  const agentOptions = { keepAlive: true, maxSockets: settings.maxSockets, maxFreeSockets: Math.min(64, settings.maxSockets), scheduling: 'lifo' as const };
+  const outbound = new OutboundPolicy(settings.outbound);
+  // every upstream socket resolves through the policy: the address it connects to is the one checked
+  const agentOptions = { lookup: outbound.lookup, keepAlive: true, maxSockets: settings.maxSockets, maxFreeSockets: Math.min(64, settings.maxSockets), scheduling: 'lifo' as const };
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent({ ...agentOptions, rejectUnauthorized: settings.verifyTls });
   const capture =
@@ -36,7 +40,7 @@ export function createForwarder(settings: ForwarderSettings, publisher: TrafficP
         }
       : undefined;
   return {
-    options: { timeoutMs: settings.timeoutMs, httpAgent, httpsAgent, capture, logger },
+    options: { timeoutMs: settings.timeoutMs, httpAgent, httpsAgent, capture, logger, outbound },
     close: () => {
       httpAgent.destroy();
       httpsAgent.destroy();

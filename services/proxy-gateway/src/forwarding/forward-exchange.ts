@@ -4,8 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { TrafficEvent, TrafficSource } from '@mockyard/contracts';
 import type { HttpProblem, Logger } from '@mockyard/service-kit';
 import { BodyRecorder } from '../capture/body-recorder';
+import type { OutboundPolicy } from '../domain/outbound-policy';
 import { buildTrafficEvent } from '../capture/build-traffic-event';
 import { buildUpstreamHeaders, filterRawHeaders, toRawHeaders, type ForwardedFor } from './forwarding-headers';
+import { toLogSafeUrl } from './log-safe-url';
 import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
 
 /** What capture needs; absent when `capture.enabled` is false. */
@@ -21,6 +23,8 @@ export interface ForwarderOptions {
   httpsAgent: https.Agent;
   capture?: CaptureSettings;
   logger: Logger;
+  /** Where targets may be; its lookup is already on the agents, routes pre-check IP literals with it. */
+  outbound?: OutboundPolicy;
 }
 
 /** Per-exchange facts the caller knows (which entry point, who the client is, how to answer errors). */
@@ -161,7 +165,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
       res.destroy();
       return;
     }
-    options.logger.debug({ target: target.toString(), code: err.code, status: problem.status }, 'upstream request failed');
+    options.logger.debug({ target: toLogSafeUrl(target.toString()), code: err.code, status: problem.status }, 'upstream request failed');
     req.unpipe();
     ctx.sendProblem(problem);
   }

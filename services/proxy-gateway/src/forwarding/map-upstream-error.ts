@@ -1,4 +1,5 @@
 import { HttpProblem } from '@mockyard/service-kit';
+import { OutboundDeniedError, toForbiddenProblem } from '../domain/outbound-policy';
 
 /** Raised by the forwarder when the target sent no response headers within `proxy.timeout-ms`. */
 export class UpstreamTimeoutError extends Error {
@@ -25,6 +26,7 @@ const UNREACHABLE: Record<string, string> = {
 
 /** Maps a failure to reach the target into the problem the client gets: 504 for timeouts, else 502. */
 export function mapUpstreamError(err: Error & { code?: string }, target: string): HttpProblem {
+  if (err instanceof OutboundDeniedError) return toForbiddenProblem(err);
   if (err instanceof UpstreamTimeoutError || err.code === 'ETIMEDOUT') {
     return new HttpProblem(504, 'gatewayTimeout', `Target ${target} did not answer within ${err instanceof UpstreamTimeoutError ? err.timeoutMs : '?'} ms`, { target });
   }

@@ -3,8 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { HttpProblem, toHttpProblem, type ApiRegistry, type Logger } from '@mockyard/service-kit';
 import { ProblemSchema } from '@mockyard/contracts';
+import { OutboundDeniedError, toForbiddenProblem } from '../domain/outbound-policy';
 import { findClientAddress } from '../forwarding/client-address';
 import { forwardExchange, type ForwarderOptions } from '../forwarding/forward-exchange';
+import { toLogSafeUrl } from '../forwarding/log-safe-url';
 import { parseProxyTarget } from '../forwarding/parse-target';
 import { portOf, type SelfAddresses } from '../forwarding/self-addresses';
 
@@ -40,7 +42,7 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
         res.destroy();
         return;
       }
-      if (problem.status >= 500) deps.logger.debug({ requestId, status: problem.status, detail: problem.detail }, 'proxy request failed');
+      if (problem.status >= 500) deps.logger.debug({ requestId, status: problem.status, detail: toLogSafeUrl(problem.detail) }, 'proxy request failed');
       res.statusCode = problem.status;
       res.setHeader('X-Request-Id', requestId);
       res.setHeader('Content-Type', 'application/problem+json');
@@ -54,6 +56,7 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
           { path: 'query.url', message: 'must not point at the gateway itself' },
         ]);
       }
+      deps.forwarder.outbound?.assertHost(target.hostname);
       forwardExchange(
         req,
         res,
@@ -70,7 +73,7 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
       );
     } catch (err) {
       req.resume();
-      sendProblem(toHttpProblem(err));
+      sendProblem(err instanceof OutboundDeniedError ? toForbiddenProblem(err) : toHttpProblem(err));
     }
   };
 }
@@ -89,6 +92,7 @@ export function registerProxyApi(api: ApiRegistry): void {
       responses: {
         200: { description: "the target's response, whatever its status" },
         400: { description: 'url missing, not absolute, not http(s), or pointing back at the gateway', schema: ProblemSchema },
+        403: { description: 'the outbound policy refuses the target (proxy.outbound.*); `rule` and `entry` name what refused it', schema: ProblemSchema },
         502: { description: 'the target refused the connection, did not resolve, or broke the exchange', schema: ProblemSchema },
         504: { description: 'no response within proxy.timeout-ms', schema: ProblemSchema },
       },

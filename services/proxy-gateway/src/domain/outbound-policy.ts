@@ -1,0 +1,216 @@
+import dns, { type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
+import net from 'node:net';
+import { HttpProblem } from '@mockyard/service-kit';
+
+/**
+ * Where /proxy and the forward proxy may connect. Entries of `proxy.outbound.allow` / `proxy.outbound.deny`
+ * are host names (exact, case-insensitive), `*.suffix` wildcards (any name below the suffix, not the
+ * suffix itself), IP addresses and CIDRs. Decision, first match wins:
+ *   1. `deny` matches the name or any address it resolves to → refused;
+ *   2. link-local and cloud metadata addresses → refused unless `proxy.outbound.allow-link-local`;
+ *   3. `allow` is set and matches neither the name nor the addresses → refused;
+ *   4. otherwise allowed — loopback included: proxying to local services is the main development use.
+ * Names are checked before resolving and their addresses at connect time, through `lookup`, which resolves
+ * once and hands the checked addresses to the socket: a DNS answer that changes between the check and the
+ * connection (rebinding) cannot slip through, because there is no second resolution.
+ */
+export interface OutboundPolicySettings {
+  allow: readonly string[];
+  deny: readonly string[];
+  allowLinkLocal: boolean;
+}
+
+export interface OutboundVerdict {
+  /** The configuration key that refused it. */
+  rule: 'proxy.outbound.deny' | 'proxy.outbound.allow' | 'proxy.outbound.allow-link-local';
+  /** The entry of that key that matched (for allow: what was missing). */
+  entry: string;
+  /** What was checked: the host name or an address it resolved to. */
+  subject: string;
+}
+
+/** Link-local and cloud instance-metadata addresses, refused unless proxy.outbound.allow-link-local=true. */
+export const LINK_LOCAL_AND_METADATA = [
+  '169.254.0.0/16', // IPv4 link-local: AWS/GCP/Azure/OpenStack metadata 169.254.169.254, ECS task metadata 169.254.170.2
+  'fe80::/10', // IPv6 link-local
+  'fd00:ec2::254/128', // AWS instance metadata over IPv6
+  '100.100.100.200/32', // Alibaba Cloud metadata
+  '168.63.129.16/32', // Azure WireServer
+] as const;
+
+/** Raised (from a check or from the lookup) when the policy refuses a target; answered as 403. */
+export class OutboundDeniedError extends Error {
+  readonly code = 'EOUTBOUNDDENIED';
+  constructor(
+    readonly target: string,
+    readonly verdict: OutboundVerdict,
+  ) {
+    super(describeVerdict(target, verdict));
+    this.name = 'OutboundDeniedError';
+  }
+}
+
+/** The 403 problem+json a refused target gets: the detail and `rule`/`entry` name what refused it. */
+export function toForbiddenProblem(err: OutboundDeniedError): HttpProblem {
+  return new HttpProblem(403, 'forbidden', err.message, { rule: err.verdict.rule, entry: err.verdict.entry, target: err.target });
+}
+
+/** Why an allow/deny entry is invalid, or undefined when it is a host name, `*.suffix`, IP address or CIDR. */
+export function findInvalidEntry(entries: readonly string[]): string | undefined {
+  for (const entry of entries) {
+    try {
+      parseRule(entry, 'entry');
+    } catch (err) {
+      return (err as Error).message.replace(/^entry: /, '');
+    }
+  }
+  return undefined;
+}
+
+export function describeVerdict(target: string, v: OutboundVerdict): string {
+  const via = v.subject.toLowerCase() === target.toLowerCase() ? '' : ` (it resolves to ${v.subject})`;
+  switch (v.rule) {
+    case 'proxy.outbound.deny':
+      return `Outbound connection to ${target}${via} is refused by proxy.outbound.deny entry ${v.entry}`;
+    case 'proxy.outbound.allow-link-local':
+      return `Outbound connection to ${target}${via} is refused: ${v.entry} is link-local / cloud metadata, denied while proxy.outbound.allow-link-local=false`;
+    case 'proxy.outbound.allow':
+      return `Outbound connection to ${target}${via} is refused: it matches no proxy.outbound.allow entry (${v.entry})`;
+  }
+}
+
+type Rule = { entry: string; matchName?: (name: string) => boolean; addresses?: net.BlockList };
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+export type LookupFunction = (hostname: string, options: LookupOneOptions | LookupAllOptions | number | undefined, callback: LookupCallback) => void;
+type Resolver = (hostname: string, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const defaultResolver: Resolver = (hostname, callback) => dns.lookup(hostname, { all: true, verbatim: true }, callback);
+
+export class OutboundPolicy {
+  private readonly allow: Rule[];
+  private readonly deny: Rule[];
+  private readonly linkLocal: Rule[];
+
+  /** Throws on an entry that is neither a host name, `*.suffix`, an IP address nor a CIDR. */
+  constructor(
+    settings: OutboundPolicySettings,
+    private readonly resolve: Resolver = defaultResolver,
+  ) {
+    this.allow = settings.allow.map((e) => parseRule(e, 'proxy.outbound.allow'));
+    this.deny = settings.deny.map((e) => parseRule(e, 'proxy.outbound.deny'));
+    this.linkLocal = settings.allowLinkLocal ? [] : LINK_LOCAL_AND_METADATA.map((e) => parseRule(e, 'built-in'));
+  }
+
+  /**
+   * Check before connecting: a host name against the name entries, an IP literal against everything (a
+   * literal never reaches `lookup`). Names allowed here still have their addresses checked by `lookup`.
+   */
+  checkHost(host: string): OutboundVerdict | undefined {
+    const bare = host.replace(/^\[|\]$/g, '');
+    const address = normalizeAddress(bare);
+    if (address) return this.checkAddress(address, bare);
+    const name = bare.toLowerCase().replace(/\.$/, '');
+    const denied = this.deny.find((r) => r.matchName?.(name));
+    if (denied) return { rule: 'proxy.outbound.deny', entry: denied.entry, subject: name };
+    return undefined;
+  }
+
+  /** Throws OutboundDeniedError when `checkHost` refuses. */
+  assertHost(host: string): void {
+    const verdict = this.checkHost(host);
+    if (verdict) throw new OutboundDeniedError(host.replace(/^\[|\]$/g, ''), verdict);
+  }
+
+  /** The verdict for one resolved address of `name` (the name itself may satisfy the allow list). */
+  checkAddress(address: string, name?: string): OutboundVerdict | undefined {
+    const ip = normalizeAddress(address) ?? address;
+    const type = net.isIPv6(ip) ? 'ipv6' : 'ipv4';
+    const hits = (r: Rule) => r.addresses?.check(ip, type) ?? false;
+    const lowerName = name?.toLowerCase().replace(/\.$/, '');
+    const nameHits = (r: Rule) => (lowerName !== undefined && r.matchName?.(lowerName)) ?? false;
+    const denied = this.deny.find((r) => hits(r) || nameHits(r));
+    if (denied) return { rule: 'proxy.outbound.deny', entry: denied.entry, subject: hits(denied) ? ip : lowerName! };
+    const linkLocal = this.linkLocal.find(hits);
+    if (linkLocal) return { rule: 'proxy.outbound.allow-link-local', entry: linkLocal.entry, subject: ip };
+    if (this.allow.length > 0 && !this.allow.some((r) => hits(r) || nameHits(r))) {
+      return { rule: 'proxy.outbound.allow', entry: this.allow.map((r) => r.entry).join(','), subject: lowerName ?? ip };
+    }
+    return undefined;
+  }
+
+  /**
+   * A `dns.lookup`-compatible function for http(s) agents and `net.connect`: resolves once, checks every
+   * address and returns only checked, allowed addresses to the socket — the socket never resolves again.
+   */
+  readonly lookup: LookupFunction = (hostname, options, callback) => {
+    const wantsAll = typeof options === 'object' && options !== null && options.all === true;
+    const family = typeof options === 'number' ? options : typeof options === 'object' && options !== null ? (options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0)) : 0;
+    this.resolve(hostname, (err, resolved) => {
+      if (err) return callback(err, wantsAll ? [] : '', undefined);
+      const addresses = family ? resolved.filter((a) => a.family === family) : resolved;
+      if (addresses.length === 0) {
+        return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), wantsAll ? [] : '', undefined);
+      }
+      // a denied or link-local address refuses the name outright; addresses outside the allow list are
+      // dropped (localhost → 127.0.0.1 when only 127.0.0.0/8 is allowed), and refused only if none is left
+      const verdicts = addresses.map((a) => ({ a, verdict: this.checkAddress(a.address, hostname) }));
+      const hard = verdicts.find((v) => v.verdict && v.verdict.rule !== 'proxy.outbound.allow');
+      const usable = verdicts.filter((v) => !v.verdict).map((v) => v.a);
+      const refusal = hard?.verdict ?? (usable.length === 0 ? verdicts[0].verdict : undefined);
+      if (refusal) return callback(new OutboundDeniedError(hostname, refusal), wantsAll ? [] : '', undefined);
+      if (wantsAll) callback(null, usable);
+      else callback(null, usable[0].address, usable[0].family);
+    });
+  };
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
+
+function parseRule(raw: string, key: string): Rule {
+  const entry = raw.trim();
+  const cidr = /^(.+)\/(\d{1,3})$/.exec(entry);
+  if (cidr) {
+    const base = normalizeAddress(cidr[1]);
+    const bits = Number(cidr[2]);
+    const type = base && net.isIPv6(base) ? 'ipv6' : 'ipv4';
+    if (!base || bits > (type === 'ipv6' ? 128 : 32)) throw new Error(`${key}: ${JSON.stringify(entry)} is not a valid CIDR`);
+    const addresses = new net.BlockList();
+    addresses.addSubnet(base, bits, type);
+    return { entry, addresses };
+  }
+  const address = normalizeAddress(entry.replace(/^\[|\]$/g, ''));
+  if (address) {
+    const addresses = new net.BlockList();
+    addresses.addAddress(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
+    return { entry, addresses };
+  }
+  if (entry.startsWith('*.')) {
+    const suffix = entry.slice(1).toLowerCase();
+    if (!HOST_NAME.test(suffix.slice(1))) throw new Error(`${key}: ${JSON.stringify(entry)} is not a valid *.suffix wildcard`);
+    return { entry, matchName: (name) => name.endsWith(suffix) };
+  }
+  if (!HOST_NAME.test(entry)) throw new Error(`${key}: ${JSON.stringify(entry)} is not a host name, *.suffix, IP address or CIDR`);
+  const name = entry.toLowerCase().replace(/\.$/, '');
+  return { entry, matchName: (candidate) => candidate === name };
+}
+
+/**
+ * An IP address in one canonical form, or undefined for anything else. IPv4-mapped IPv6
+ * (`::ffff:169.254.169.254`, `::ffff:a9fe:a9fe`) becomes the IPv4 address it carries.
+ */
+export function normalizeAddress(value: string): string | undefined {
+  if (net.isIPv4(value)) return value;
+  if (!net.isIPv6(value)) return undefined;
+  // a zone (fe80::1%eth0) names the interface, not the address
+  const zoneless = value.split('%')[0];
+  // the URL parser writes every IPv6 address in one compressed, lower-case form (mapped IPv4 in hex)
+  const canonical = new URL(`http://[${zoneless}]/`).hostname.slice(1, -1);
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+  if (mapped) {
+    const hi = parseInt(mapped[1], 16);
+    const lo = parseInt(mapped[2], 16);
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return canonical;
+}
