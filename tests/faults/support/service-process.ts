@@ -13,6 +13,8 @@ export interface ServiceProcess {
   output: () => string;
   /** Resident set size of the process now, from /proc (bytes). */
   rssBytes: () => number;
+  /** Sends a signal without waiting (SIGSTOP/SIGCONT freeze and thaw the process). */
+  signal: (signal: NodeJS.Signals) => void;
   /** Sends a signal and waits for the exit. */
   kill: (signal: NodeJS.Signals) => Promise<void>;
   /** Starts the same service again with the same environment (same port). */
@@ -79,9 +81,11 @@ export async function startService(name: ServiceName, port: number, env: Record<
     pid: () => child!.pid!,
     output: () => output,
     rssBytes: () => readRssBytes(child!.pid!),
+    signal: (sig) => void child?.kill(sig),
     kill,
     restart: launch,
     stop: async () => {
+      child?.kill('SIGCONT');
       const timer = setTimeout(() => child?.kill('SIGKILL'), 15_000);
       await kill('SIGTERM');
       clearTimeout(timer);
