@@ -104,7 +104,7 @@ export function longestGapMs(samples: LoadSample[], from: number, to: number): n
 
 export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
+  while (!(await Promise.resolve().then(check).catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
