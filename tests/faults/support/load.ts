@@ -6,6 +6,8 @@ export interface LoadSample {
   latencyMs: number;
   status: number;
   error?: string;
+  /** The first bytes of the body of a non-2xx answer (the problem's detail says why). */
+  detail?: string;
 }
 
 export interface LoadRun {
@@ -38,16 +40,20 @@ export function startLoad(options: {
     new Promise<void>((resolve) => {
       const spec = options.request(i);
       const startedAt = Date.now();
-      const finish = (status: number, error?: string) => {
-        samples.push({ i, startedAt, latencyMs: Date.now() - startedAt, status, ...(error ? { error } : {}) });
+      const finish = (status: number, error?: string, detail?: string) => {
+        samples.push({ i, startedAt, latencyMs: Date.now() - startedAt, status, ...(error ? { error } : {}), ...(detail ? { detail } : {}) });
         resolve();
       };
       const url = new URL(spec.url);
       const req = http.request(
         { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: spec.method ?? 'GET', headers: spec.headers, agent, timeout: options.timeoutMs ?? 30_000 },
         (res) => {
-          res.resume();
-          res.on('end', () => finish(res.statusCode ?? 0));
+          const failed = (res.statusCode ?? 0) >= 300;
+          let detail = '';
+          res.on('data', (c: Buffer) => {
+            if (failed && detail.length < 300) detail += c.toString('utf8');
+          });
+          res.on('end', () => finish(res.statusCode ?? 0, undefined, failed ? detail.slice(0, 300) : undefined));
           res.on('error', (err) => finish(0, err.message));
         },
       );
