@@ -94,7 +94,8 @@ it(`holds ${RATE_PER_S} req/s for ${DURATION_S} s through gateway and engine wit
 
   const errors = samples.filter((s) => s.status !== 200);
   const sent = samples.map((s) => idOf(s.i));
-  await waitUntil(async () => (await countStoredByCorrelation(db.url, `soak-${testRedis.prefix}-`)).size >= sent.length, 60_000, 'every exchange stored');
+  // Drain: wait (bounded) for the logger to store the tail, then report before asserting.
+  await waitUntil(async () => (await countStoredByCorrelation(db.url, `soak-${testRedis.prefix}-`)).size >= sent.length, 60_000, 'every exchange stored').catch(() => undefined);
   const stored = compareSentAndStored(sent, await countStoredByCorrelation(db.url, `soak-${testRedis.prefix}-`));
   const backlogs = series.map((s) => s.backlog);
   const quarter = Math.max(1, Math.floor(backlogs.length / 4));
@@ -107,6 +108,9 @@ it(`holds ${RATE_PER_S} req/s for ${DURATION_S} s through gateway and engine wit
     stored: stored.stored,
     lost: stored.missing.length,
     doubled: stored.doubled.length,
+    missingSample: stored.missing.slice(0, 5),
+    backlogAtEnd: await backlog(),
+    capture: (await (await fetch(`${pipeline.gateway.url}/metrics`)).text()).split('\n').filter((l) => l.startsWith('mockyard_capture_events_total')),
     p50Ms: percentile(samples.map((s) => s.latencyMs), 50),
     p99Ms: percentile(samples.map((s) => s.latencyMs), 99),
     rssMiBAfterWarmup: Object.fromEntries(Object.entries(rssAtWarmup).map(([k, v]) => [k, Math.round(v / 1048576)])),
