@@ -15,6 +15,16 @@ const common = {
   testEnvironment: 'node',
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/', '<rootDir>/web/.next/'],
 };
+// The slow fault tests (tests/faults/*.fault.ts: outages, kills, slow clients, the soak) are a project of
+// their own, only present when MOCKYARD_FAULTS=1: `npm run test:faults` runs them, `npm test` never does.
+const faults = {
+  ...common,
+  displayName: 'faults',
+  testMatch: ['<rootDir>/tests/faults/**/*.fault.ts'],
+  globalSetup: '<rootDir>/packages/testkit/src/global-setup.ts',
+  globalTeardown: '<rootDir>/packages/testkit/src/global-teardown.ts',
+  testTimeout: 180000,
+};
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{packages,services}/*/src/**/*.test.ts', '<rootDir>/web/lib/**/*.test.ts'] },
@@ -26,5 +36,6 @@ module.exports = {
       globalTeardown: '<rootDir>/packages/testkit/src/global-teardown.ts',
       testTimeout: 60000,
     },
+    ...(process.env.MOCKYARD_FAULTS === '1' ? [faults] : []),
   ],
 };

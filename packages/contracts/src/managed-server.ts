@@ -26,17 +26,19 @@ export const ManagedServerSchema = z.object({
 });
 export type ManagedServer = z.infer<typeof ManagedServerSchema>;
 
-const EngineUrlSchema = z.url({ protocol: /^https?$/, error: 'url must be an absolute http(s) URL' });
+const EngineUrlSchema = z.url({ protocol: /^https?$/, error: 'url must be an absolute http(s) URL' }).max(2048, 'url must be at most 2048 characters');
+/** Names are labels in lists and logs: bounded, so a stray paste cannot store megabytes. */
+const MAX_NAME_LENGTH = 200;
 
 export const AddServerSchema = z.object({
-  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required'),
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(MAX_NAME_LENGTH, `name must be at most ${MAX_NAME_LENGTH} characters`),
   url: EngineUrlSchema,
 });
 export type AddServer = z.infer<typeof AddServerSchema>;
 
 export const UpdateServerSchema = z
   .object({
-    name: z.string().trim().min(1, 'name must not be blank').optional(),
+    name: z.string().trim().min(1, 'name must not be blank').max(MAX_NAME_LENGTH, `name must be at most ${MAX_NAME_LENGTH} characters`).optional(),
     url: EngineUrlSchema.optional(),
   })
   .refine((v) => v.name !== undefined || v.url !== undefined, 'give name and/or url');

@@ -1,3 +1,4 @@
+import { exceedsJsonNestingDepth } from './json-nesting-depth';
 /**
  * A ContentPattern compiled once per stub. `distance` is the graded match WireMock uses: 0 means an
  * exact match, anything above 0 (up to 1) a miss, so near-misses come out of the same code.
@@ -41,11 +42,15 @@ let lastJsonText: string | undefined;
 let lastJsonValue: unknown;
 let lastJsonOk = false;
 
-/** JSON.parse with a one-entry cache (stubs look at the same body one after another); undefined if not JSON. */
+/**
+ * JSON.parse with a one-entry cache (stubs look at the same body one after another); not ok if not JSON.
+ * A body nested deeper than Jackson allows counts as not JSON (the recursive matchers would overflow).
+ */
 export function parseJsonCached(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text !== lastJsonText) {
     lastJsonText = text;
     try {
+      if (exceedsJsonNestingDepth(text)) throw new Error('nested too deep');
       lastJsonValue = JSON.parse(text);
       lastJsonOk = true;
     } catch {

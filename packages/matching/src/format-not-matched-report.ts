@@ -2,6 +2,7 @@ import type { NearMiss } from './find-near-misses';
 import { formatJacksonJson } from './format-jackson-json';
 import type { MatchableRequest } from './matchable-request';
 import type { DiffLine } from './match-request-pattern';
+import { exceedsJsonNestingDepth } from './json-nesting-depth';
 
 const LEFT_WIDTH = 59;
 const RIGHT_WIDTH = 52;
@@ -39,6 +40,7 @@ function wrap(text: string, width: number): string[] {
 }
 
 function formatPrettyJson(text: string): string {
+  if (exceedsJsonNestingDepth(text)) return text;
   try {
     return formatJacksonJson(JSON.parse(text));
   } catch {

@@ -10,6 +10,7 @@ export { toMatchableRequest, parseCookieHeader } from './matchable-request';
 export type { ValidationError, StubValidation, RequestPatternValidation } from './validate-stub-mapping';
 export { validateStubMapping, validateRequestPattern, validateContentPattern } from './validate-stub-mapping';
 export { isSafeBodyFileName } from './validate-response-definition';
+export { exceedsJsonNestingDepth, MAX_JSON_NESTING_DEPTH } from './json-nesting-depth';
 export { PatternError } from './pattern-error';
 
 export type { CompiledRequestPattern } from './compile-request-pattern';

@@ -3,6 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Logger } from 'pino';
 import { HttpProblem } from './http-problem';
 import type { ApiRegistry } from './api-registry';
+import { verifyJsonBody } from './verify-json-body';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -54,7 +55,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
 
   const limit = options.jsonLimit ?? '1mb';
-  const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  const json = express.json({ limit, type: ['application/json', 'application/*+json'], verify: verifyJsonBody });
   const form = express.urlencoded({ limit, extended: false });
   const raw = options.rawPaths ?? [];
   app.use((req, res, next) => (raw.some((p) => req.path.startsWith(p)) ? next() : json(req, res, next)));

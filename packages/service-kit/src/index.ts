@@ -2,6 +2,7 @@ export * from './create-logger';
 export * from './http-problem';
 export * from './parse-input';
 export * from './create-service-app';
+export * from './verify-json-body';
 export * from './api-registry';
 export * from './start-server';
 export * from './create-shutdown';

@@ -126,7 +126,8 @@ export class MockEngine {
   /** PUT /mappings/{id}: replaces a known stub; the id in the path wins over the body's. */
   async updateStub(id: string, json: unknown): Promise<StubMapping> {
     if (!this.stubs.get(id)) throw AdminError.notFound(`No stub mapping with id ${id}`);
-    const body = json && typeof json === 'object' ? { ...(json as object), id, uuid: id } : json;
+    // An array is refused by parseStub below; spreading it would make an empty (match-everything) stub.
+    const body = json && typeof json === 'object' && !Array.isArray(json) ? { ...(json as object), id, uuid: id } : json;
     const stub = parseStub(body);
     return this.putStub(stub);
   }

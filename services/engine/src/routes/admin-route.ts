@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response, Router } from 'express';
+import { exceedsJsonNestingDepth, MAX_JSON_NESTING_DEPTH } from '@mockyard/matching';
 import type { ApiRegistry, Logger } from '@mockyard/service-kit';
 import { AdminError } from '../domain/admin-error';
 
@@ -34,15 +35,32 @@ export function addAdminRoute(
   });
 }
 
-/** The request body as JSON (any content type, as WireMock accepts); 422 "Error parsing JSON" when it is not. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The request body as JSON (any content type, as WireMock accepts); 422 "Error parsing JSON" when it is not:
+ * also for bytes that are not UTF-8 (Jackson refuses them; decoding leniently would store U+FFFD instead)
+ * and for nesting deeper than Jackson's 1000 levels (which the recursive stub code could not handle).
+ */
 export function readJson(req: Request): unknown {
   const raw = req.body as Buffer | undefined;
   if (!raw || !Buffer.isBuffer(raw) || raw.length === 0) return undefined;
+  let text: string;
   try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch (err) {
-    throw new AdminError(422, [{ code: 10, source: { pointer: '/' }, title: 'Error parsing JSON', detail: (err as Error).message }]);
+    text = strictUtf8.decode(raw);
+  } catch {
+    throw jsonError('the body is not valid UTF-8');
   }
+  if (exceedsJsonNestingDepth(text)) throw jsonError(`the document nests deeper than the maximum allowed (${MAX_JSON_NESTING_DEPTH})`);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw jsonError((err as Error).message);
+  }
+}
+
+function jsonError(detail: string): AdminError {
+  return new AdminError(422, [{ code: 10, source: { pointer: '/' }, title: 'Error parsing JSON', detail }]);
 }
 
 export function readInt(value: unknown, name: string): number | undefined {
