@@ -1,11 +1,12 @@
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import { z } from 'zod';
+import { MAX_PAGE_SIZE } from '@mockyard/contracts';
 import { DependencyError } from '../domain/hub-errors';
 
 /** The traffic-logger's `GET /api/requests` filters (see services/traffic-logger), all optional. */
 export const TrafficSearchSchema = z.object({
   page: z.number().int().min(0).optional(),
-  size: z.number().int().min(1).max(1000).optional(),
+  size: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
   method: z.string().optional(),
   status: z.number().int().min(100).max(599).optional(),
   statusClass: z.enum(['1xx', '2xx', '3xx', '4xx', '5xx']).optional(),

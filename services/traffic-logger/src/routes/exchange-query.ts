@@ -5,7 +5,8 @@ import type { ExchangeFilter } from '../domain/exchange-filter';
 
 /**
  * Query parameters of the read API, parsed once where they enter. Empty values count as absent
- * (`?status=` is no filter); repeated parameters are an error. A method is known when Node's HTTP
+ * (`?status=` is no filter); repeated parameters are an error, and so is an unknown one: a misspelt
+ * filter must never widen a query (on DELETE it would have meant "delete everything"). A method is known when Node's HTTP
  * parser accepts it (http.METHODS: the methods that can ever pass through the gateway), any case.
  */
 const KNOWN_METHODS = new Set(METHODS);
@@ -24,14 +25,14 @@ const datetime = (name: string) =>
     .refine((v) => v === undefined || (/^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v))), `${name} must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00Z`)
     .transform((v) => (v === undefined ? undefined : new Date(v)));
 
-export const PageQuerySchema = z.object({
+export const PageQuerySchema = z.strictObject({
   page: integer('page', 0, 1_000_000, 'page must be >= 0').default(0).describe('page number, from 0 (default 0)'),
   size: integer('size', 1, MAX_PAGE_SIZE, `size must be between 1 and ${MAX_PAGE_SIZE}`)
     .default(DEFAULT_PAGE_SIZE)
     .describe(`page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`),
 });
 
-export const FilterQuerySchema = z.object({
+export const FilterQuerySchema = z.strictObject({
   method: single('method')
     .transform((v) => v?.trim().toUpperCase())
     .refine((v) => v === undefined || KNOWN_METHODS.has(v), 'method must be an HTTP method such as GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, CONNECT')
