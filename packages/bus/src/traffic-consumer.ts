@@ -35,8 +35,10 @@ export interface TrafficConsumerOptions {
   deadLetterMaxLength: number;
   handle: TrafficBatchHandler;
   logger: BusLogger;
-  /** Pause after a failed batch before it is retried (default 1000). */
+  /** Pause after the first failed batch before it is retried (default 1000); doubles per failure in a row. */
   retryDelayMs?: number;
+  /** Longest pause between retries while failures continue (default 10000). */
+  retryMaxDelayMs?: number;
 }
 
 export interface TrafficConsumerStats {
@@ -60,6 +62,8 @@ export class TrafficConsumer {
   private reader?: Redis;
   private loop?: Promise<void>;
   private stopping = false;
+  /** Failed batches or loop turns since the last stored batch: drives the retry backoff. */
+  private failuresInARow = 0;
   private claimCursor = '0-0';
   private wake?: () => void;
 
@@ -125,7 +129,9 @@ export class TrafficConsumer {
         const handled = await this.process(entries);
         if (!handled) {
           readOwnPending = true;
-          await this.pause(this.options.retryDelayMs ?? 1000);
+          await this.pause(this.nextRetryDelayMs());
+        } else {
+          this.failuresInARow = 0;
         }
       } catch (err) {
         if (this.stopping) break;
@@ -137,11 +143,21 @@ export class TrafficConsumer {
           this.claimCursor = '0-0';
           continue;
         }
-        logger.warn({ err: message }, 'traffic consumer loop failed; retrying');
+        const delayMs = this.nextRetryDelayMs();
+        logger.warn({ err: message, retryInMs: delayMs }, 'traffic consumer loop failed; retrying');
         readOwnPending = true;
-        await this.pause(this.options.retryDelayMs ?? 1000);
+        await this.pause(delayMs);
       }
     }
+  }
+
+  /** Exponential backoff over failures in a row (a database outage), reset by the next stored batch. */
+  private nextRetryDelayMs(): number {
+    const first = this.options.retryDelayMs ?? 1000;
+    const max = Math.max(first, this.options.retryMaxDelayMs ?? 10_000);
+    const delayMs = Math.min(first * 2 ** this.failuresInARow, max);
+    this.failuresInARow++;
+    return delayMs;
   }
 
   private claimPeriodMs(): number {

@@ -20,6 +20,12 @@ export const gatewayConfigFields = {
   hubUrl: { keys: ['gateway.hub-url'], env: ['HUB_API_URL'], schema: configSchemas.httpUrl, default: 'http://127.0.0.1:8082', doc: 'hub-api base URL (/hub/*, /actuator/*, /mcp)' },
   webUrl: { keys: ['gateway.web-url'], env: ['WEB_URL'], schema: configSchemas.httpUrl, default: 'http://127.0.0.1:3000', doc: 'dashboard base URL (everything else)' },
   proxyTimeoutMs: { keys: ['proxy.timeout-ms'], schema: configSchemas.positiveInt, default: 30000, doc: 'milliseconds to wait for a target\'s response headers before answering 504' },
+  proxyIdleTimeoutMs: {
+    keys: ['proxy.idle-timeout-ms'],
+    schema: configSchemas.nonNegativeInt,
+    default: 60000,
+    doc: 'close a client connection on 8080/8888 after this many ms with nothing read or written (a client that never reads its response); 0 = never. CONNECT tunnels are not affected',
+  },
   proxyTrustForwardedFor: { keys: ['proxy.trust-forwarded-for'], schema: configSchemas.boolean, default: false, doc: 'take the logged client address from X-Forwarded-For (only behind a trusted proxy)' },
   proxyVerifyTls: { keys: ['proxy.verify-tls'], schema: configSchemas.boolean, default: true, doc: 'verify https targets\' certificates (false accepts self-signed targets)' },
   proxyMaxSockets: { keys: ['proxy.max-sockets'], schema: configSchemas.positiveInt, default: 256, doc: 'keep-alive upstream connections per target host' },

@@ -65,7 +65,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const publicServer = http.createServer(gateway.handler);
   publicServer.on('upgrade', gateway.upgrade);
   const proxyServer = createForwardProxyServer({ forwarder: forwarder.options, self, trustForwardedFor: config.proxyTrustForwardedFor, logger });
-  for (const s of [publicServer, proxyServer]) s.requestTimeout = 0; // large bodies stream for as long as they take
+  for (const s of [publicServer, proxyServer]) {
+    s.requestTimeout = 0; // large bodies stream for as long as they take…
+    s.timeout = config.proxyIdleTimeoutMs; // …but a connection with no traffic either way is closed (0: never)
+  }
   const main = await startServer(publicServer, config.port, config.bindAddress);
   self.addGatewayPort(main.port);
   const forward = await startServer(proxyServer, config.proxyPort, config.bindAddress);
