@@ -114,7 +114,12 @@ it('times out a silent target, drops slow-header clients, bounds memory under no
 
     const slowClosed = await Promise.all(slow.map((s) => Promise.race([s.closedAfterMs, new Promise<number>((r) => setTimeout(() => r(-1), 120_000).unref())])));
     const rssEnd = gateway.rssBytes();
-    nonReadersClosedByGateway = nonReaders.filter((c) => c.closed()).length;
+    // The gateway's idle timeout closes the non-readers' connections and aborts the downloads behind them.
+    // A paused client cannot see that close (it never reads the FIN), the upstream can: its downloads end.
+    nonReadersClosedByGateway = await waitUntil(() => upstream.openSockets() <= 8, 30_000, 'non-readers released').then(
+      () => NON_READING_CLIENTS,
+      () => nonReaders.filter((c) => c.closed()).length,
+    );
     for (const c of nonReaders) c.socket.destroy();
     await waitUntil(() => upstream.openSockets() <= 8, 15_000, 'upstream downloads aborted after the non-readers left');
     load.stop();
