@@ -38,24 +38,39 @@ export async function runAutocannon({ url, method = 'GET', headers, body, connec
 }
 
 /**
- * Measures every target (`{key, request: {url, ...}}`) in interleaved rounds after one warm-up each.
- * Returns Map key -> array of per-round results.
+ * Measures every target (`{key, request: {url, ...}, optional?}`) in interleaved rounds after one warm-up
+ * each. An `optional` target (a peer) that fails is dropped with its reason instead of failing the run.
+ * Returns { samples: Map key -> per-round results, failures: Map key -> reason }.
  */
 export async function measureInterleaved(targets, { warmupS = 2, rounds = 5, durationS = 4, connections = 32, log = () => {} }) {
+  const failures = new Map();
+  const attempt = async (t, durationSeconds) => {
+    if (failures.has(t.key)) return undefined;
+    try {
+      return await runAutocannon({ connections, ...t.request, durationS: durationSeconds });
+    } catch (err) {
+      if (!t.optional) throw err;
+      failures.set(t.key, err.message);
+      log(`  ${t.key} dropped: ${err.message}`);
+      return undefined;
+    }
+  };
   for (const t of targets) {
     log(`  warm-up ${t.key}`);
-    await runAutocannon({ connections, ...t.request, durationS: t.warmupS ?? warmupS });
+    await attempt(t, t.warmupS ?? warmupS);
   }
   const samples = new Map(targets.map((t) => [t.key, []]));
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < targets.length; i++) {
       const t = targets[(i + r) % targets.length];
-      const m = await runAutocannon({ connections, ...t.request, durationS });
+      const m = await attempt(t, durationS);
+      if (!m) continue;
       samples.get(t.key).push(m);
       log(`  round ${r + 1} ${t.key}: ${Math.round(m.rps)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms`);
     }
   }
-  return samples;
+  for (const key of failures.keys()) samples.delete(key);
+  return { samples, failures };
 }
 
 /** Median and spread of a list of per-round results. */

@@ -142,3 +142,14 @@ export function sampleRss(procs, intervalMs = 250) {
     },
   };
 }
+
+/**
+ * Bounds a benchmark's whole run: after `seconds` it reports and exits 1 (the exit handler then kills
+ * every process it started).
+ */
+export function boundRuntime(name, seconds) {
+  setTimeout(() => {
+    process.stderr.write(`${name}: still running after ${seconds} s; stopping (raise BENCH_MAX_S to allow longer)\n`);
+    process.exit(1);
+  }, seconds * 1000).unref();
+}
