@@ -21,8 +21,8 @@
 //   BENCH_RSS_LIMIT_MB   the target (default 300)
 //   BENCH_DATABASE_URL, BENCH_REDIS_URL   as in bench/lib/infra.mjs
 //   BENCH_MAX_S          bound of the whole run (default 900)
-//   BENCH_SERVICE_NODE_OPTIONS  NODE_OPTIONS for the services, e.g. "--trace-gc" or "--heap-prof" to profile
-//   BENCH_ECHO           name of one service whose output goes to stderr (e.g. traffic-logger with --trace-gc)
+//   BENCH_PROFILE        name of one service to profile: it gets BENCH_NODE_ARGS and its output goes to stderr
+//   BENCH_NODE_ARGS      node flags for that service (default "--trace-gc"; e.g. "--heap-prof --heap-prof-dir=/tmp/p")
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,7 +56,8 @@ async function main() {
   const tempDir = mkdtempSync(path.join(os.tmpdir(), 'bench-footprint-'));
   const base = { ...process.env, DATABASE_URL: db.url, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOG_LEVEL: 'WARN', NEXT_TELEMETRY_DISABLED: '1' };
   delete base.HUB_URL;
-  if (process.env.BENCH_SERVICE_NODE_OPTIONS) base.NODE_OPTIONS = process.env.BENCH_SERVICE_NODE_OPTIONS;
+  const profiled = process.env.BENCH_PROFILE;
+  const profileArgs = (process.env.BENCH_NODE_ARGS ?? '--trace-gc').split(' ').filter(Boolean);
   // the services in the stack's start order (scripts/stack.mjs), each started once the one before is healthy
   const services = [
     { name: 'engine', main: 'services/engine/dist/main.js', env: { ENGINE_PORT: String(ports.ENGINE_PORT), ENGINE_ROOT_DIR: path.join(tempDir, 'engine'), ENGINE_JOURNAL_ENABLED: 'true', ENGINE_JOURNAL_MAX_ENTRIES: String(journalMax) }, health: `${url(ports.ENGINE_PORT)}/__admin/health` },
@@ -79,7 +80,8 @@ async function main() {
     rows[0].startMs = await waitHealthy(bare.proc, `${bare.url}/__bare_health__`);
     for (const svc of services) {
       log(`starting ${svc.name}`);
-      const proc = startProcess(svc.name, process.execPath, [svc.script ?? path.join(repoRoot, svc.main)], { cwd: svc.cwd ?? repoRoot, env: { ...base, ...svc.env }, echo: process.env.BENCH_ECHO === svc.name });
+      const nodeArgs = profiled === svc.name ? profileArgs : [];
+      const proc = startProcess(svc.name, process.execPath, [...nodeArgs, svc.script ?? path.join(repoRoot, svc.main)], { cwd: svc.cwd ?? repoRoot, env: { ...base, ...svc.env }, echo: profiled === svc.name });
       running.push(proc);
       const startMs = await waitHealthy(proc, svc.health, { timeoutMs: 90000, intervalMs: 25 });
       log(`  healthy after ${startMs.toFixed(0)} ms`);
