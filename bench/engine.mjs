@@ -20,7 +20,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { startBareServer } from './lib/bare-server.mjs';
-import { measureInterleaved, median, ratioOf, round, runAutocannon, summarize } from './lib/load.mjs';
+import { measureInterleaved, ratioOf, runAutocannon, summarize } from './lib/load.mjs';
 import { boundRuntime } from './lib/process.mjs';
 import { checksTable, describeMachine, envNumber, log, machineLine, repoRoot, table, writeResults } from './lib/results.mjs';
 import { TARGET_BODY, TARGET_PATH, TEMPLATED_BODY, TEMPLATED_PATH, UNMATCHED_PATH, startEngine, startMockttp, startWireMock } from './engine/targets.mjs';
