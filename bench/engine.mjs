@@ -132,7 +132,6 @@ async function runAll() {
           }
         } finally {
           await wm.stop();
-          servers.splice(servers.indexOf(wm), 1);
         }
       }
     } else notes.push('WireMock not measured (--no-wiremock)');
@@ -209,7 +208,8 @@ async function main() {
   if (checks.some((c) => c.met === false)) process.exitCode = 2;
 }
 
-main().catch((err) => {
+// exit explicitly: a child's open pipe must not keep the benchmark alive (the exit handler kills leftovers)
+main().then(() => process.exit(process.exitCode ?? 0), (err) => {
   log(`engine benchmark failed: ${err.stack ?? err}`);
   process.exit(1);
 });

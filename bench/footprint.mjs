@@ -163,7 +163,8 @@ async function main() {
   }
 }
 
-main().catch((err) => {
+// exit explicitly: a child's open pipe must not keep the benchmark alive (the exit handler kills leftovers)
+main().then(() => process.exit(process.exitCode ?? 0), (err) => {
   log(`footprint benchmark failed: ${err.stack ?? err}`);
   process.exit(1);
 });
