@@ -111,6 +111,12 @@ async function main() {
       r.maxMb = Math.max(during.max[r.name], settled.max[r.name]);
       r.afterMb = settled.last[r.name];
     }
+    // a service that died under load (e.g. out of memory) would otherwise just stop being sampled
+    for (const r of rows) {
+      if (r.proc.child.exitCode !== null || r.proc.child.signalCode !== null) {
+        throw new Error(`${r.name} exited during the load run (${r.proc.child.exitCode ?? r.proc.child.signalCode}):\n${r.proc.output().slice(-2000)}`);
+      }
+    }
     const journal = await (await fetch(`${engineUrl}/__admin/requests?limit=1`)).json();
     const load = {
       gatewayProxy: { rps: Math.round(gateway.rps), p99Ms: gateway.p99Ms, requests: gateway.requests },
