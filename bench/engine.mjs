@@ -1,21 +1,30 @@
 #!/usr/bin/env node
-// Engine benchmark: requests/s and p99 of one matched stub with 10, 1,000 and 10,000 other stubs loaded
-// (distinct urlPaths, request journal on), beside a bare node:http server returning the same bytes and,
-// where it starts, WireMock 3 — all measured in the same run, interleaved round by round, reported as ratios.
+// Scenario 1 — the engine: requests/s, p50 and p99 of
+//   - a matched stub with 10, 1,000 and 10,000 other stubs loaded (distinct urlPaths, request journal on),
+//   - a templated response (`transformers: ["response-template"]`, path segment + query + method rendered),
+//   - an unmatched request (the engine computes the near-miss report for its 404),
+// the last two with the --case-stubs count of other stubs (default 1,000). Beside, in the same run: a bare
+// node:http server returning the same bytes for each case (the baseline every ratio is against), mockttp
+// (npm, own process, same rules) and WireMock 3 (the `wiremock` npm package's jar; Java 17). A peer that
+// is not installed or does not start is skipped with a visible note.
+//
+// Bare, engines and mockttp run at once, each in its own process, measured in interleaved rounds (order
+// rotated each round) so the drifting load of a shared machine hits all alike; WireMock afterwards, one JVM
+// at a time (an idle JVM still burns CPU). Loopback only; every process started is killed by PID on exit.
 //
 //   node bench/engine.mjs [--duration=4] [--rounds=5] [--warmup=2] [--wiremock-warmup=10] [--connections=32]
-//                         [--counts=10,1000,10000] [--no-wiremock] [--cpu-prof]
+//                         [--counts=10,1000,10000] [--case-stubs=1000] [--no-wiremock] [--no-mockttp] [--cpu-prof]
+// Env knobs: BENCH_MAX_S (default 1800) bounds the whole run.
 //
-// Needs the engine built (`npx tsc -b services/engine`). Writes bench/results/engine-<time>.{json,md} and
-// engine-latest.{json,md}. The machine may be shared: compare ratios, not absolute figures.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+// Needs the engine built (`npm run build`). Writes bench/results/engine.{json,md}; exits 2 if a target is missed.
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { TARGET_PATH, startBare, startEngine, startWireMock } from './engine/targets.mjs';
+import { startBareServer } from './lib/bare-server.mjs';
+import { measureInterleaved, ratioOf, runAutocannon, summarize } from './lib/load.mjs';
+import { boundRuntime } from './lib/process.mjs';
+import { checksTable, describeMachine, envNumber, log, machineLine, repoRoot, table, writeResults } from './lib/results.mjs';
+import { TARGET_BODY, TARGET_PATH, TEMPLATED_BODY, TEMPLATED_PATH, UNMATCHED_PATH, startEngine, startMockttp, startWireMock } from './engine/targets.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
     const [k, v] = a.replace(/^--/, '').split('=');
@@ -27,58 +36,77 @@ const rounds = Number(args.rounds ?? 5);
 const warmupS = Number(args.warmup ?? 2);
 const connections = Number(args.connections ?? 32);
 const counts = (args.counts ?? '10,1000,10000').split(',').map(Number);
+const caseCount = Number(args['case-stubs'] ?? 1000);
 const withWireMock = args['no-wiremock'] !== 'true';
+const withMockttp = args['no-mockttp'] !== 'true';
 const cpuProf = args['cpu-prof'] === 'true';
 // the JVM needs longer than Node to reach its steady state (JIT); WireMock is a peer for scale, not a target
 const wireMockWarmupS = Number(args['wiremock-warmup'] ?? 10);
+boundRuntime('engine benchmark', envNumber('BENCH_MAX_S', 1800));
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+const CASES = {
+  matched: { path: TARGET_PATH, label: 'matched stub' },
+  templated: { path: TEMPLATED_PATH, label: 'templated response' },
+  unmatched: { path: UNMATCHED_PATH, label: 'unmatched (near-miss 404)' },
 };
+// what each server answers to the unmatched request (mockttp's own "no rule matched" is a 503)
+const unmatchedStatus = (server) => (server.startsWith('mockttp') ? 503 : 404);
+const casesAt = (count) => ['matched', ...(count === caseCount ? ['templated', 'unmatched'] : [])];
 
-async function measure(url, seconds) {
-  const result = await autocannon({ url: url + TARGET_PATH, connections, duration: seconds, pipelining: 1 });
-  const bad = result.non2xx + result.errors + result.timeouts;
-  if (bad > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return { rps: result.requests.average, p99Ms: result.latency.p99 };
-}
-
-function log(line) {
-  process.stderr.write(line + '\n');
-}
-
-/**
- * Starts every server at once (bare, the engine at each stub count, WireMock at each stub count) and measures
- * them in interleaved rounds with the order rotated each round, so slow drift of a shared machine's load hits
- * all of them alike and the ratios compare like with like.
- */
 async function runAll() {
-  const targets = [];
+  const servers = [];
   const notes = [];
   const profDir = path.join(repoRoot, 'bench/results/profiles');
   if (cpuProf) mkdirSync(profDir, { recursive: true });
+  const targets = [];
+  const meta = new Map();
+  const addTargets = (server, count, optional) => {
+    for (const c of casesAt(count)) {
+      const key = `${server.name} | ${count} | ${c}`;
+      meta.set(key, { server: server.name, count, case: c });
+      targets.push({ key, optional, request: { url: server.url + CASES[c].path, expectStatus: c === 'unmatched' ? unmatchedStatus(server.name) : 200 } });
+    }
+  };
   try {
-    targets.push({ ...(await startBare(repoRoot)), otherCount: null });
+    const engines = [];
     for (const count of counts) {
       log(`starting the engine with ${count} other stubs`);
-      targets.push({ ...(await startEngine(repoRoot, count, cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])), otherCount: count });
+      const e = await startEngine(repoRoot, count, cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
+      servers.push(e);
+      engines.push([count, e]);
     }
-    for (const t of targets) {
-      log(`  warm-up ${t.name} (${t.otherCount ?? '-'} other stubs)`);
-      await measure(t.url, t.warmupS ?? warmupS);
+    // the bare server returns each case's exact bytes, the 404 report copied from the engine
+    const caseEngine = engines.find(([c]) => c === caseCount)?.[1] ?? engines[0][1];
+    const miss = await fetch(caseEngine.url + UNMATCHED_PATH);
+    const bare = await startBareServer({
+      [TARGET_PATH]: { status: 200, contentType: 'application/json', body: TARGET_BODY },
+      [TEMPLATED_PATH]: { status: 200, contentType: 'application/json', body: TEMPLATED_BODY },
+      [UNMATCHED_PATH]: { status: miss.status, contentType: miss.headers.get('content-type'), body: await miss.text() },
+    });
+    servers.push(bare);
+    for (const c of ['matched', 'templated', 'unmatched']) {
+      const key = `${bare.name} | - | ${c}`;
+      meta.set(key, { server: bare.name, count: null, case: c });
+      targets.push({ key, request: { url: bare.url + CASES[c].path, expectStatus: c === 'unmatched' ? 404 : 200 } });
     }
-    const samples = new Map(targets.map((t) => [t, []]));
-    for (let r = 0; r < rounds; r++) {
-      const order = targets.map((_, i) => targets[(i + r) % targets.length]);
-      for (const t of order) {
-        const m = await measure(t.url, durationS);
-        samples.get(t).push(m);
-        log(`  round ${r + 1} ${t.name} (${t.otherCount ?? '-'}): ${Math.round(m.rps)} req/s, p99 ${m.p99Ms} ms`);
+    for (const [count, e] of engines) addTargets(e, count, false);
+    if (withMockttp) {
+      for (const count of counts) {
+        log(`starting mockttp with ${count} other rules`);
+        const m = await startMockttp(repoRoot, count);
+        if (m.skipped) {
+          notes.push(`mockttp skipped at ${count} stubs: ${m.skipped}`);
+          continue;
+        }
+        servers.push(m);
+        addTargets(m, count, true);
       }
-    }
-    // WireMock last, one JVM at a time: an idle JVM still burns CPU (JIT, GC) and would slow the others
-    const wireMockResults = [];
+    } else notes.push('mockttp not measured (--no-mockttp)');
+    const { samples, failures } = await measureInterleaved(targets, { warmupS, rounds, durationS, connections, log });
+    for (const [key, reason] of failures) notes.push(`${key} dropped during the run: ${reason}`);
+
+    // WireMock last, one JVM at a time
+    const wireMock = new Map();
     if (withWireMock) {
       for (const count of counts) {
         log(`starting WireMock with ${count} other stubs`);
@@ -88,92 +116,100 @@ async function runAll() {
           continue;
         }
         try {
-          await measure(wm.url, wireMockWarmupS);
-          const runs = [];
-          for (let r = 0; r < rounds; r++) runs.push(await measure(wm.url, durationS));
-          log(`  ${wm.name} (${count}): ${runs.map((m) => Math.round(m.rps)).join(', ')} req/s`);
-          wireMockResults.push({ server: wm.name, otherCount: count, rps: Math.round(median(runs.map((m) => m.rps))), p99Ms: median(runs.map((m) => m.p99Ms)), rounds: runs });
+          for (const c of casesAt(count)) {
+            const key = `${wm.name} | ${count} | ${c}`;
+            meta.set(key, { server: wm.name, count, case: c });
+            const request = { url: wm.url + CASES[c].path, expectStatus: c === 'unmatched' ? 404 : 200, connections };
+            try {
+              await runAutocannon({ ...request, durationS: wireMockWarmupS });
+              const runs = [];
+              for (let r = 0; r < rounds; r++) runs.push(await runAutocannon({ ...request, durationS }));
+              log(`  ${key}: ${runs.map((m) => Math.round(m.rps)).join(', ')} req/s`);
+              wireMock.set(key, runs);
+            } catch (err) {
+              notes.push(`${key} failed: ${err.message}`);
+            }
+          }
         } finally {
           await wm.stop();
         }
       }
-    }
-    return {
-      notes,
-      results: [...targets.map((t) => ({
-        server: t.name,
-        otherCount: t.otherCount,
-        rps: Math.round(median(samples.get(t).map((s) => s.rps))),
-        p99Ms: median(samples.get(t).map((s) => s.p99Ms)),
-        rounds: samples.get(t),
-      })), ...wireMockResults],
-    };
+    } else notes.push('WireMock not measured (--no-wiremock)');
+    return { samples, wireMock, meta, notes };
   } finally {
-    for (const t of targets) await t.stop();
+    for (const s of servers) await s.stop();
   }
 }
 
 async function main() {
-  const { results, notes } = await runAll();
-  const bare = results.find((r) => r.otherCount === null);
-  const find = (count, server) => results.find((r) => r.otherCount === count && r.server.startsWith(server));
-  // Ratios: the median over rounds of the two figures measured in the same round (seconds apart), which is
-  // steadier on a shared machine than a ratio of medians; WireMock (measured later) uses the medians.
-  const ratio = (a, b) => {
-    if (a.rounds.length === b.rounds.length && a.server !== b.server && !a.server.startsWith('wiremock')) {
-      return +median(a.rounds.map((m, i) => m.rps / b.rounds[i].rps)).toFixed(3);
-    }
-    return +(a.rps / b.rps).toFixed(3);
-  };
-  const rows = results.map((r) => ({ otherStubs: r.otherCount ?? '-', server: r.server, rps: r.rps, p99Ms: r.p99Ms, vsBare: r === bare ? 1 : ratio(r, bare) }));
-  const checks = [];
-  const e1000 = find(1000, 'mockyard');
-  if (e1000) checks.push({ target: 'engine with 1,000 stubs >= 35% of bare node:http', ratio: ratio(e1000, bare), threshold: 0.35 });
-  const e10 = find(10, 'mockyard');
-  const e10000 = find(10000, 'mockyard');
-  if (e10 && e10000) checks.push({ target: 'engine with 10,000 stubs >= 90% of engine with 10 stubs', ratio: ratio(e10000, e10), threshold: 0.9 });
-  for (const c of checks) c.met = c.ratio >= c.threshold;
+  const { samples, wireMock, meta, notes } = await runAll();
+  const all = new Map([...samples, ...wireMock]);
+  const find = (server, count, c) => [...all.keys()].find((k) => meta.get(k).server.startsWith(server) && meta.get(k).count === count && meta.get(k).case === c);
+  const bareKey = (c) => find('bare', null, c);
+  // same-round ratio where both were measured in the interleaved rounds; else ratio of medians
+  const ratio = (a, b) => (a && b && all.get(a) && all.get(b) ? ratioOf(all.get(a), all.get(b), samples.has(a) && samples.has(b)) : null);
 
+  const rows = [];
+  for (const c of Object.keys(CASES)) {
+    for (const count of [null, ...counts]) {
+      for (const key of all.keys()) {
+        const m = meta.get(key);
+        if (m.case !== c || m.count !== count) continue;
+        const s = summarize(all.get(key));
+        const engineKey = find('mockyard', count, c);
+        rows.push({
+          case: CASES[c].label, otherStubs: count ?? '-', server: m.server, ...s,
+          vsBare: m.server.startsWith('bare') ? 1 : ratio(key, bareKey(c)),
+          engineTimes: m.server.startsWith('bare') || m.server.startsWith('mockyard') || !engineKey ? null : ratio(engineKey, key),
+        });
+      }
+    }
+  }
+
+  const checks = [];
+  const e10 = find('mockyard', 10, 'matched');
+  const e1000 = find('mockyard', 1000, 'matched');
+  const e10000 = find('mockyard', 10000, 'matched');
+  const wm1000 = find('wiremock', 1000, 'matched');
+  if (e1000) checks.push({ target: 'engine, 1,000 stubs, journal on: >= 35% of bare node:http', value: ratio(e1000, bareKey('matched')), threshold: 0.35 });
+  checks.push({ target: "engine, 1,000 stubs: >= 5x WireMock's throughput", value: ratio(e1000, wm1000), threshold: 5 });
+  if (e10 && e10000) checks.push({ target: 'engine, 10,000 stubs: >= 90% of its own 10-stub throughput', value: ratio(e10000, e10), threshold: 0.9 });
+  for (const c of checks) c.met = c.value === null ? null : c.value >= c.threshold;
+
+  const machine = describeMachine();
   const report = {
+    scenario: 'engine',
     when: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadavg: os.loadavg().map((l) => +l.toFixed(2)) },
-    settings: { durationS, rounds, warmupS, wireMockWarmupS, connections, journal: 'on (engine default bound 10,000; WireMock --max-request-journal-entries 10000)' },
+    machine,
+    settings: { durationS, rounds, warmupS, wireMockWarmupS, connections, counts, caseCount, journal: 'on (engine default bound 10,000; WireMock --max-request-journal-entries 10000; mockttp records traffic by default)' },
     rows,
     checks,
     notes,
   };
   const md = [
-    '# Engine benchmark',
+    '## Engine (scenario 1)',
     '',
-    `${report.when} — ${report.machine.cpus} CPUs (${report.machine.model}), Node ${report.machine.node}, load ${report.machine.loadavg.join(' / ')} at the end.`,
-    `autocannon, ${connections} connections, ${rounds} rounds × ${durationS} s after ${warmupS} s warm-up (WireMock ${wireMockWarmupS} s), median of rounds; one GET to a matched stub.`,
-    'Bare server and engines run at the same time, each in its own process, measured one after another in rotated order each round; WireMock afterwards, one JVM at a time.',
-    'Shared machine: absolute figures vary with other load; ratios are measured in the same run.',
+    `${report.when} — ${machineLine(machine)} at the end. Command: \`node bench/engine.mjs\`.`,
+    `autocannon, ${connections} connections, ${rounds} rounds × ${durationS} s after ${warmupS} s warm-up (WireMock ${wireMockWarmupS} s). Bare server, engines and mockttp run at once, each in its own process, measured in rotated order each round; WireMock afterwards, one JVM at a time. Templated and unmatched cases with ${caseCount} other stubs.`,
     '',
-    'req/s and p99: median of rounds. Ratios: median of per-round ratios (figures taken seconds apart in the same round).',
+    'req/s, p50, p99: median of rounds; spread = (max - min) / median of the rounds\' req/s. "vs bare" and "engine ×": median of per-round ratios (figures taken seconds apart in the same round); for WireMock, ratio of medians.',
     '',
-    '| other stubs | server | req/s | p99 ms | vs bare |',
-    '|---:|---|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.otherStubs} | ${r.server} | ${r.rps} | ${r.p99Ms} | ${r.vsBare ?? ''} |`),
+    table(
+      ['case', 'other stubs', 'server', 'req/s', 'spread', 'p50 ms', 'p99 ms', 'vs bare', 'engine ×'],
+      rows.map((r) => [r.case, r.otherStubs, r.server, r.rps, r.rpsSpread, r.p50Ms, r.p99Ms, r.vsBare, r.engineTimes]),
+      ['---', '---:', '---', '---:', '---:', '---:', '---:', '---:', '---:'],
+    ),
     '',
-    '| target | ratio | threshold | met |',
-    '|---|---:|---:|---|',
-    ...checks.map((c) => `| ${c.target} | ${c.ratio} | ${c.threshold} | ${c.met ? 'yes' : 'NO'} |`),
-    ...(report.notes.length ? ['', ...report.notes.map((n) => `- ${n}`)] : []),
+    checksTable(checks),
+    ...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : []),
     '',
   ].join('\n');
-  const dir = path.join(repoRoot, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const stamp = report.when.replace(/[:.]/g, '-');
-  for (const name of [`engine-${stamp}`, 'engine-latest']) {
-    writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(report, null, 2) + '\n');
-    writeFileSync(path.join(dir, `${name}.md`), md);
-  }
-  process.stdout.write(md);
-  if (checks.some((c) => !c.met)) process.exitCode = 2;
+  writeResults('engine', report, md);
+  if (checks.some((c) => c.met === false)) process.exitCode = 2;
 }
 
-main().catch((err) => {
-  process.stderr.write(`engine benchmark failed: ${err.stack ?? err}\n`);
+// exit explicitly: a child's open pipe must not keep the benchmark alive (the exit handler kills leftovers)
+main().then(() => process.exit(process.exitCode ?? 0), (err) => {
+  log(`engine benchmark failed: ${err.stack ?? err}`);
   process.exit(1);
 });
