@@ -9,7 +9,10 @@
 //
 // Needs: a build (npx tsc -b tsconfig.json) and a Redis (REDIS_URL, default redis://127.0.0.1:6379).
 // Options (env): BENCH_DURATION_S (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32),
-// BENCH_JSON=1 for JSON only. The four targets are measured in interleaved rounds and each figure is the
+// BENCH_JSON=1 for JSON only; BENCH_COMPARE_MAIN=<path to another build's services/proxy-gateway/dist/main.js>
+// adds that gateway's /proxy as a fifth target in the same interleaved rounds (A/B of two builds on a
+// shared machine: compare the two /proxy figures of one run, not figures of different runs). The targets
+// are measured in interleaved rounds and each figure is the
 // median of its rounds, so a burst of load from another process skews one round, not one target.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -152,6 +155,14 @@ async function main() {
   });
   const gateway = `http://127.0.0.1:${gatewayPort}`;
   await waitForHttp(`${gateway}/health/live`);
+  const compareMain = process.env.BENCH_COMPARE_MAIN;
+  let compare;
+  if (compareMain) {
+    const [port, fwdPort] = [await freePort(), await freePort()];
+    const child = startChild([compareMain], { SERVER_PORT: String(port), SERVICE_PROXY_PORT: String(fwdPort), REDIS_URL: redisUrl, REDIS_PREFIX: `${prefix}-b`, CAPTURE_SPOOL_DIR: join(spoolDir, 'compare'), CAPTURE_STREAM_MAX_LENGTH: '500', LOG_LEVEL: 'WARN' });
+    compare = { url: `http://127.0.0.1:${port}`, pid: child.pid };
+    await waitForHttp(`${compare.url}/health/live`);
+  }
 
   const rows = [];
   for (const [size, path] of [
@@ -163,12 +174,13 @@ async function main() {
       viaProxy: { url: `${gateway}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: gatewayChild.pid },
       forward: { url: `http://127.0.0.1:${proxyPort}`, requests: [{ method: 'GET', path: `${upstream}${path}` }], pid: gatewayChild.pid },
       plain: { url: `http://127.0.0.1:${plainPort}${path}`, pid: plainChild.pid },
+      ...(compare ? { compareProxy: { url: `${compare.url}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: compare.pid } } : {}),
     });
     rows.push({ size, ...m });
   }
   const metrics = await (await fetch(`${gateway}/health/ready`)).json();
 
-  const report = rows.map(({ size, direct, viaProxy, forward, plain }) => ({
+  const report = rows.map(({ size, direct, viaProxy, forward, plain, compareProxy }) => ({
     size,
     directRps: direct.rps,
     proxyRps: viaProxy.rps,
@@ -182,6 +194,9 @@ async function main() {
     failedRequests: { direct: direct.non2xx, proxy: viaProxy.non2xx, forward: forward.non2xx, plainHttpProxy: plain.non2xx },
     roundsRps: { direct: direct.roundsRps, proxy: viaProxy.roundsRps, forward: forward.roundsRps, plainHttpProxy: plain.roundsRps },
     cpuUsPerRequest: { upstreamDirect: direct.cpuUsPerRequest, gatewayProxy: viaProxy.cpuUsPerRequest, gatewayForward: forward.cpuUsPerRequest, plainHttpProxy: plain.cpuUsPerRequest },
+    ...(compareProxy
+      ? { compare: { main: compareMain, proxyRps: compareProxy.rps, roundsRps: compareProxy.roundsRps, cpuUsPerRequest: compareProxy.cpuUsPerRequest, proxyVsCompare: ratio(viaProxy.rps, compareProxy.rps), compareVsDirect: ratio(compareProxy.rps, direct.rps), compareVsPlainHttpProxy: ratio(compareProxy.rps, plain.rps) } }
+      : {}),
   }));
   const summary = { connections, durationS, rounds, capture: metrics.capture, results: report };
   if (process.env.BENCH_JSON) {
@@ -196,6 +211,7 @@ async function main() {
     }
     for (const r of report) process.stdout.write(`rounds rps ${r.size}: ${JSON.stringify(r.roundsRps)}; failed requests: ${JSON.stringify(r.failedRequests)}\n`);
     for (const r of report) process.stdout.write(`CPU µs per request ${r.size} (the serving process only; independent of other load): ${JSON.stringify(r.cpuUsPerRequest)}\n`);
+    for (const r of report) if (r.compare) process.stdout.write(`compare ${r.size} (${r.compare.main}): /proxy rps ${r.compare.proxyRps} ${JSON.stringify(r.compare.roundsRps)}, CPU ${r.compare.cpuUsPerRequest} µs/request, :direct ${pct(r.compare.compareVsDirect)}, :plain ${x(r.compare.compareVsPlainHttpProxy)}; this build / compare = ${x(r.compare.proxyVsCompare)}\n`);
     const c = metrics.capture;
     process.stdout.write(`\ncapture: published ${c.published}, spooled ${c.spooled}, replayed ${c.replayed}, dropped ${c.dropped}, buffered ${c.buffered}\n`);
     const ok = report.every((r) => r.proxyVsDirect >= 0.25 && r.proxyVsPlainHttpProxy >= 1.5);
@@ -232,7 +248,7 @@ async function cleanup() {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   try {
     await redis.connect();
-    const keys = await redis.keys(`${prefix}:*`);
+    const keys = await redis.keys(`${prefix}*`);
     if (keys.length) await redis.del(...keys);
   } catch {}
   redis.disconnect();
