@@ -9,7 +9,7 @@
 //
 // Needs: a build (npx tsc -b tsconfig.json) and a Redis (REDIS_URL, default redis://127.0.0.1:6379).
 // Options (env): BENCH_DURATION_S (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32),
-// BENCH_JSON=1 for JSON only; BENCH_COMPARE_MAIN=<path to another build's services/proxy-gateway/dist/main.js>
+// BENCH_SIZES (default small,100KiB), BENCH_JSON=1 for JSON only; BENCH_COMPARE_MAIN=<path to another build's services/proxy-gateway/dist/main.js>
 // adds that gateway's /proxy as a fifth target in the same interleaved rounds (A/B of two builds on a
 // shared machine: compare the two /proxy figures of one run, not figures of different runs). The targets
 // are measured in interleaved rounds and each figure is the
@@ -165,10 +165,11 @@ async function main() {
   }
 
   const rows = [];
+  const sizes = (process.env.BENCH_SIZES ?? 'small,100KiB').split(',');
   for (const [size, path] of [
     ['small', '/small'],
     ['100KiB', '/large'],
-  ]) {
+  ].filter(([size]) => sizes.includes(size))) {
     const m = await measureAll({
       direct: { url: `${upstream}${path}`, pid: upstreamChild.pid },
       viaProxy: { url: `${gateway}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: gatewayChild.pid },
