@@ -9,7 +9,7 @@
 //
 // Needs: a build (npx tsc -b tsconfig.json) and a Redis (REDIS_URL, default redis://127.0.0.1:6379).
 // Options (env): BENCH_DURATION_S (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32),
-// BENCH_SIZES (default small,100KiB), BENCH_JSON=1 for JSON only; BENCH_COMPARE_MAIN=<path to another build's services/proxy-gateway/dist/main.js>
+// BENCH_SIZES (default small,100KiB), BENCH_LARGE_JSON=1 (100 KiB JSON body), BENCH_JSON=1 for JSON only; BENCH_COMPARE_MAIN=<path to another build's services/proxy-gateway/dist/main.js>
 // adds that gateway's /proxy as a fifth target in the same interleaved rounds (A/B of two builds on a
 // shared machine: compare the two /proxy figures of one run, not figures of different runs). The targets
 // are measured in interleaved rounds and each figure is the
@@ -40,12 +40,16 @@ if (!existsSync(gatewayMain)) {
 const UPSTREAM = `
 const http = require('node:http');
 const small = Buffer.from(JSON.stringify({ ok: true, id: 42, name: 'small body' }));
-const large = Buffer.alloc(100 * 1024, 'mockyard-bench-');
+// BENCH_LARGE_JSON=1: the 100 KiB body is a JSON document (quotes to escape) instead of plain text.
+const largeJson = process.env.BENCH_LARGE_JSON === '1';
+const large = largeJson
+  ? Buffer.from(JSON.stringify(Array.from({ length: 1600 }, (_, i) => ({ id: i, name: 'item ' + i, tags: ['a', 'b'] }))).padEnd(100 * 1024, ' '))
+  : Buffer.alloc(100 * 1024, 'mockyard-bench-');
 http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     const body = req.url.startsWith('/large') ? large : small;
-    res.writeHead(200, { 'Content-Type': req.url.startsWith('/large') ? 'text/plain' : 'application/json', 'Content-Length': body.length });
+    res.writeHead(200, { 'Content-Type': req.url.startsWith('/large') && !largeJson ? 'text/plain' : 'application/json', 'Content-Length': body.length });
     res.end(body);
   });
 }).listen(0, '127.0.0.1', function () { process.send(this.address().port); });
