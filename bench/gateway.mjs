@@ -249,7 +249,10 @@ async function freePort() {
   });
 }
 async function cleanup() {
+  // Wait for the children (a gateway flushes its buffered events on SIGTERM) before deleting the keys.
+  const exited = children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((resolve) => c.once('exit', resolve)));
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 15000).unref())]);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   try {
     await redis.connect();
