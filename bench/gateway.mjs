@@ -9,7 +9,10 @@
 //
 // Needs: a build (npx tsc -b tsconfig.json) and a Redis (REDIS_URL, default redis://127.0.0.1:6379).
 // Options (env): BENCH_DURATION_S (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32),
-// BENCH_JSON=1 for JSON only. The four targets are measured in interleaved rounds and each figure is the
+// BENCH_SIZES (default small,100KiB), BENCH_LARGE_JSON=1 (100 KiB JSON body), BENCH_JSON=1 for JSON only; BENCH_COMPARE_MAIN=<path to another build's services/proxy-gateway/dist/main.js>
+// adds that gateway's /proxy as a fifth target in the same interleaved rounds (A/B of two builds on a
+// shared machine: compare the two /proxy figures of one run, not figures of different runs). The targets
+// are measured in interleaved rounds and each figure is the
 // median of its rounds, so a burst of load from another process skews one round, not one target.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -37,12 +40,16 @@ if (!existsSync(gatewayMain)) {
 const UPSTREAM = `
 const http = require('node:http');
 const small = Buffer.from(JSON.stringify({ ok: true, id: 42, name: 'small body' }));
-const large = Buffer.alloc(100 * 1024, 'mockyard-bench-');
+// BENCH_LARGE_JSON=1: the 100 KiB body is a JSON document (quotes to escape) instead of plain text.
+const largeJson = process.env.BENCH_LARGE_JSON === '1';
+const large = largeJson
+  ? Buffer.from(JSON.stringify(Array.from({ length: 1600 }, (_, i) => ({ id: i, name: 'item ' + i, tags: ['a', 'b'] }))).padEnd(100 * 1024, ' '))
+  : Buffer.alloc(100 * 1024, 'mockyard-bench-');
 http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     const body = req.url.startsWith('/large') ? large : small;
-    res.writeHead(200, { 'Content-Type': req.url.startsWith('/large') ? 'text/plain' : 'application/json', 'Content-Length': body.length });
+    res.writeHead(200, { 'Content-Type': req.url.startsWith('/large') && !largeJson ? 'text/plain' : 'application/json', 'Content-Length': body.length });
     res.end(body);
   });
 }).listen(0, '127.0.0.1', function () { process.send(this.address().port); });
@@ -152,23 +159,33 @@ async function main() {
   });
   const gateway = `http://127.0.0.1:${gatewayPort}`;
   await waitForHttp(`${gateway}/health/live`);
+  const compareMain = process.env.BENCH_COMPARE_MAIN;
+  let compare;
+  if (compareMain) {
+    const [port, fwdPort] = [await freePort(), await freePort()];
+    const child = startChild([compareMain], { SERVER_PORT: String(port), SERVICE_PROXY_PORT: String(fwdPort), REDIS_URL: redisUrl, REDIS_PREFIX: `${prefix}-b`, CAPTURE_SPOOL_DIR: join(spoolDir, 'compare'), CAPTURE_STREAM_MAX_LENGTH: '500', LOG_LEVEL: 'WARN' });
+    compare = { url: `http://127.0.0.1:${port}`, pid: child.pid };
+    await waitForHttp(`${compare.url}/health/live`);
+  }
 
   const rows = [];
+  const sizes = (process.env.BENCH_SIZES ?? 'small,100KiB').split(',');
   for (const [size, path] of [
     ['small', '/small'],
     ['100KiB', '/large'],
-  ]) {
+  ].filter(([size]) => sizes.includes(size))) {
     const m = await measureAll({
       direct: { url: `${upstream}${path}`, pid: upstreamChild.pid },
       viaProxy: { url: `${gateway}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: gatewayChild.pid },
       forward: { url: `http://127.0.0.1:${proxyPort}`, requests: [{ method: 'GET', path: `${upstream}${path}` }], pid: gatewayChild.pid },
       plain: { url: `http://127.0.0.1:${plainPort}${path}`, pid: plainChild.pid },
+      ...(compare ? { compareProxy: { url: `${compare.url}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: compare.pid } } : {}),
     });
     rows.push({ size, ...m });
   }
   const metrics = await (await fetch(`${gateway}/health/ready`)).json();
 
-  const report = rows.map(({ size, direct, viaProxy, forward, plain }) => ({
+  const report = rows.map(({ size, direct, viaProxy, forward, plain, compareProxy }) => ({
     size,
     directRps: direct.rps,
     proxyRps: viaProxy.rps,
@@ -182,6 +199,9 @@ async function main() {
     failedRequests: { direct: direct.non2xx, proxy: viaProxy.non2xx, forward: forward.non2xx, plainHttpProxy: plain.non2xx },
     roundsRps: { direct: direct.roundsRps, proxy: viaProxy.roundsRps, forward: forward.roundsRps, plainHttpProxy: plain.roundsRps },
     cpuUsPerRequest: { upstreamDirect: direct.cpuUsPerRequest, gatewayProxy: viaProxy.cpuUsPerRequest, gatewayForward: forward.cpuUsPerRequest, plainHttpProxy: plain.cpuUsPerRequest },
+    ...(compareProxy
+      ? { compare: { main: compareMain, proxyRps: compareProxy.rps, roundsRps: compareProxy.roundsRps, cpuUsPerRequest: compareProxy.cpuUsPerRequest, proxyVsCompare: ratio(viaProxy.rps, compareProxy.rps), compareVsDirect: ratio(compareProxy.rps, direct.rps), compareVsPlainHttpProxy: ratio(compareProxy.rps, plain.rps) } }
+      : {}),
   }));
   const summary = { connections, durationS, rounds, capture: metrics.capture, results: report };
   if (process.env.BENCH_JSON) {
@@ -196,6 +216,7 @@ async function main() {
     }
     for (const r of report) process.stdout.write(`rounds rps ${r.size}: ${JSON.stringify(r.roundsRps)}; failed requests: ${JSON.stringify(r.failedRequests)}\n`);
     for (const r of report) process.stdout.write(`CPU µs per request ${r.size} (the serving process only; independent of other load): ${JSON.stringify(r.cpuUsPerRequest)}\n`);
+    for (const r of report) if (r.compare) process.stdout.write(`compare ${r.size} (${r.compare.main}): /proxy rps ${r.compare.proxyRps} ${JSON.stringify(r.compare.roundsRps)}, CPU ${r.compare.cpuUsPerRequest} µs/request, :direct ${pct(r.compare.compareVsDirect)}, :plain ${x(r.compare.compareVsPlainHttpProxy)}; this build / compare = ${x(r.compare.proxyVsCompare)}\n`);
     const c = metrics.capture;
     process.stdout.write(`\ncapture: published ${c.published}, spooled ${c.spooled}, replayed ${c.replayed}, dropped ${c.dropped}, buffered ${c.buffered}\n`);
     const ok = report.every((r) => r.proxyVsDirect >= 0.25 && r.proxyVsPlainHttpProxy >= 1.5);
@@ -228,11 +249,14 @@ async function freePort() {
   });
 }
 async function cleanup() {
+  // Wait for the children (a gateway flushes its buffered events on SIGTERM) before deleting the keys.
+  const exited = children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((resolve) => c.once('exit', resolve)));
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 15000).unref())]);
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   try {
     await redis.connect();
-    const keys = await redis.keys(`${prefix}:*`);
+    const keys = await redis.keys(`${prefix}*`);
     if (keys.length) await redis.del(...keys);
   } catch {}
   redis.disconnect();

@@ -4,6 +4,9 @@ import { redisKeys, TRAFFIC_EVENT_FIELD, type TrafficEvent } from '@mockyard/con
 import type { BusLogger } from './bus-logger';
 import type { Spool } from './spool';
 import { eventIdOf, findStoredEventIds, mayHaveReachedRedis } from './traffic-publisher-dedupe';
+import { encodeTrafficEventJson, type TextBodyBytes } from './traffic-publisher-json';
+
+export { encodeEventJson, encodeTrafficEventJson, type TextBodyBytes } from './traffic-publisher-json';
 
 export { Spool, type SpoolOptions, type SpoolLine } from './spool';
 
@@ -61,14 +64,6 @@ interface Pending {
   id: string;
   /** The event's JSON as UTF-8 bytes: what XADD sends and the spool stores. */
   json: Buffer;
-}
-
-/**
- * UTF-8 bytes of a JSON text. Pure-ASCII text (the usual case: bodies that are not ASCII are captured as
- * base64) is copied as latin1, which costs a fraction of a UTF-8 encode for large captured bodies.
- */
-export function encodeEventJson(json: string): Buffer {
-  return Buffer.byteLength(json, 'utf8') === json.length ? Buffer.from(json, 'latin1') : Buffer.from(json, 'utf8');
 }
 
 /** A pipelined XADD that added only the first `added` lines. */
@@ -155,9 +150,12 @@ export class TrafficPublisher {
     this.scheduleDrain();
   }
 
-  /** Hands an event over; returns at once. Serialisation happens here, I/O later in the drain loop. */
-  publish(event: TrafficEvent): void {
-    const json = encodeEventJson(JSON.stringify(event));
+  /**
+   * Hands an event over; returns at once. Serialisation happens here, I/O later in the drain loop.
+   * `text` may carry the UTF-8 bytes of text bodies the producer already holds (see TextBodyBytes).
+   */
+  publish(event: TrafficEvent, text?: TextBodyBytes): void {
+    const json = encodeTrafficEventJson(event, text);
     if (this.stopped) {
       this.spoolAll([{ id: event.id, json }]);
       return;
@@ -300,16 +298,27 @@ export class TrafficPublisher {
     }
   }
 
+  /**
+   * XADDs `lines` in one round trip. The commands are written one by one into the corked socket and go
+   * out in one writev: the same single round trip as a pipeline, without the pipeline's concatenation of
+   * all commands (a copy of every event; ~100 KiB each with large captured bodies).
+   */
   private async xaddLines(lines: (string | Buffer)[]): Promise<number> {
-    const pipeline = this.options.redis.pipeline();
-    for (const line of lines) pipeline.xadd(this.stream, 'MAXLEN', '~', this.maxStreamLength, '*', TRAFFIC_EVENT_FIELD, line);
-    const results = (await pipeline.exec()) ?? [];
+    const redis = this.options.redis;
+    const socket = redis.status === 'ready' ? redis.stream : undefined;
+    socket?.cork();
+    let replies: Promise<unknown>[];
+    try {
+      replies = lines.map((line) => redis.xadd(this.stream, 'MAXLEN', '~', this.maxStreamLength, '*', TRAFFIC_EVENT_FIELD, line));
+    } finally {
+      socket?.uncork();
+    }
+    const results = await Promise.allSettled(replies);
     let added = 0;
-    for (const [err] of results) {
-      if (err) throw new PartialPublishError(added, err);
+    for (const result of results) {
+      if (result.status === 'rejected') throw new PartialPublishError(added, result.reason as Error);
       added += 1;
     }
-    if (added < lines.length) throw new PartialPublishError(added, new Error('pipeline returned fewer results'));
     return added;
   }
 

@@ -59,6 +59,19 @@ describe('POST/GET /proxy?url=… forwarding and capture', () => {
     expect(event.request.body).toMatchObject({ encoding: 'utf8', data: form, contentType: 'application/x-www-form-urlencoded' });
   });
 
+  it.each([
+    ['plain text that needs no escaping', 'text/plain', 'mockyard-bench-'.repeat(7000)],
+    ['non-ASCII text', 'text/plain; charset=utf-8', 'grüße € '.repeat(10000)],
+    ['JSON with quotes, backslashes and newlines', 'application/json', JSON.stringify({ a: 'x\\y "z"\n'.repeat(5000) }, null, 2)],
+  ])('captures a large text body exactly: %s', async (_name, contentType, body) => {
+    const path = `/echo/large-${contentType.length}-${body.length}`;
+    const res = await call(proxyUrl(`${upstream.url}${path}`), { method: 'POST', body, headers: { 'Content-Type': contentType } });
+    expect(Buffer.from(json<Echo>(res).body, 'base64').toString()).toBe(body);
+    const [event] = await stream.waitFor((e) => e.url.endsWith(path));
+    expect(event.request.body).toEqual({ encoding: 'utf8', data: body, size: Buffer.byteLength(body), truncated: false, contentType });
+    expect(event.response!.body).toMatchObject({ encoding: 'utf8', data: res.body.toString(), truncated: false });
+  });
+
   it('sends an empty POST body and a binary one byte for byte', async () => {
     const empty = json<Echo>(await call(proxyUrl(`${upstream.url}/echo/empty`), { method: 'POST' }));
     expect(empty.bodyLength).toBe(0);

@@ -42,4 +42,15 @@ describe('BodyRecorder', () => {
     const captured = record(4, 'abc€').toCapturedBody('text/plain')!;
     expect(captured).toMatchObject({ encoding: 'utf8', data: 'abc', truncated: true, size: 6 });
   });
+
+  it.each([
+    ['a whole text body', 1024, ['grüße', ' €'], 'text/plain', 'grüße €'],
+    ['a text body cut inside a character', 4, ['abc€'], 'text/plain', 'abc'],
+    ['a binary body', 64, [Buffer.from([0, 1, 2])], 'application/octet-stream', undefined],
+  ])('keeps the UTF-8 bytes of the captured text for the publisher: %s', (_name, maxBytes, chunks, contentType, text) => {
+    const r = record(maxBytes as number, ...(chunks as (Buffer | string)[]));
+    const captured = r.toCapturedBody(contentType as string)!;
+    expect(r.textBytes?.toString('utf8')).toBe(text);
+    if (text !== undefined) expect(captured.data).toBe(text);
+  });
 });

@@ -12,6 +12,8 @@ export class BodyRecorder {
   private readonly chunks: Buffer[] = [];
   private keptBytes = 0;
   size = 0;
+  /** After toCapturedBody: the UTF-8 bytes of the captured text (its `data`), when it was captured as text. */
+  textBytes: Buffer | undefined;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -35,6 +37,7 @@ export class BodyRecorder {
     if (this.size === 0) return undefined;
     const bytes = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.keptBytes);
     const text = decodeText(bytes, this.isTruncated, contentType, contentEncoding);
+    this.textBytes = text === undefined ? undefined : this.isTruncated ? trimIncompleteUtf8(bytes) : bytes;
     return {
       encoding: text === undefined ? 'base64' : 'utf8',
       data: text ?? bytes.toString('base64'),

@@ -36,7 +36,7 @@ export function createForwarder(settings: ForwarderSettings, publisher: TrafficP
       ? {
           maxBodyBytes: settings.maxBodyBytes,
           redactHeaders: new Set(settings.redactHeaders.map((h) => h.toLowerCase())),
-          publish: (event: Parameters<TrafficPublisher['publish']>[0]) => publisher.publish(event),
+          publish: (...args: Parameters<TrafficPublisher['publish']>) => publisher.publish(...args),
         }
       : undefined;
   return {

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { randomUUID } from 'node:crypto';
+import type { TextBodyBytes } from '@mockyard/bus';
 import type { TrafficEvent, TrafficSource } from '@mockyard/contracts';
 import type { HttpProblem, Logger } from '@mockyard/service-kit';
 import { BodyRecorder } from '../capture/body-recorder';
@@ -14,7 +15,8 @@ import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
 export interface CaptureSettings {
   maxBodyBytes: number;
   redactHeaders: ReadonlySet<string>;
-  publish(event: TrafficEvent): void;
+  /** `text`: the UTF-8 bytes of the captured text bodies, so the publisher need not encode them again. */
+  publish(event: TrafficEvent, text?: TextBodyBytes): void;
 }
 
 export interface ForwarderOptions {
@@ -173,23 +175,22 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
   function publishEvent(settings: CaptureSettings): void {
     try {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      settings.publish(
-        buildTrafficEvent({
-          id: randomUUID(),
-          startedAt,
-          durationMs,
-          source: ctx.source,
-          requestId: ctx.requestId,
-          clientAddress: ctx.clientAddress,
-          method: req.method ?? 'GET',
-          url: target.toString(),
-          requestHeaders: req.headers,
-          requestBody,
-          response: upstreamRes ? { status: upstreamRes.statusCode ?? 0, statusMessage: upstreamRes.statusMessage, headers: upstreamRes.headers, body: responseBody } : undefined,
-          error,
-          redactHeaders: settings.redactHeaders,
-        }),
-      );
+      const event = buildTrafficEvent({
+        id: randomUUID(),
+        startedAt,
+        durationMs,
+        source: ctx.source,
+        requestId: ctx.requestId,
+        clientAddress: ctx.clientAddress,
+        method: req.method ?? 'GET',
+        url: target.toString(),
+        requestHeaders: req.headers,
+        requestBody,
+        response: upstreamRes ? { status: upstreamRes.statusCode ?? 0, statusMessage: upstreamRes.statusMessage, headers: upstreamRes.headers, body: responseBody } : undefined,
+        error,
+        redactHeaders: settings.redactHeaders,
+      });
+      settings.publish(event, { request: requestBody?.textBytes, response: responseBody?.textBytes });
     } catch (err) {
       options.logger.error({ err }, 'traffic event not published');
     }
