@@ -9,7 +9,7 @@ describe('loadGatewayConfig', () => {
       port: 8080,
       proxyPort: 8888,
       proxyTimeoutMs: 30000,
-      proxyIdleTimeoutMs: 60000,
+      proxyIdleTimeoutMs: 45000,
       proxyTrustForwardedFor: false,
       captureEnabled: true,
       captureMaxBodyBytes: 262144,

@@ -23,8 +23,8 @@ export const gatewayConfigFields = {
   proxyIdleTimeoutMs: {
     keys: ['proxy.idle-timeout-ms'],
     schema: configSchemas.nonNegativeInt,
-    default: 60000,
-    doc: 'close a client connection on 8080/8888 after this many ms with nothing read or written (a client that never reads its response); 0 = never. CONNECT tunnels are not affected',
+    default: 45000,
+    doc: 'close a client connection on 8080/8888 after this many ms with nothing read or written (a client that never reads its response: Node gives a stalled write two periods); keep it above proxy.timeout-ms; 0 = never. CONNECT tunnels are not affected',
   },
   proxyTrustForwardedFor: { keys: ['proxy.trust-forwarded-for'], schema: configSchemas.boolean, default: false, doc: 'take the logged client address from X-Forwarded-For (only behind a trusted proxy)' },
   proxyVerifyTls: { keys: ['proxy.verify-tls'], schema: configSchemas.boolean, default: true, doc: 'verify https targets\' certificates (false accepts self-signed targets)' },

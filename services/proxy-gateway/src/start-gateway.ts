@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { Socket } from 'node:net';
 import Redis from 'ioredis';
 import { publisherRedisOptions, Spool, TrafficPublisher } from '@mockyard/bus';
 import { startServer, type Logger } from '@mockyard/service-kit';
@@ -68,8 +67,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   const proxyServer = createForwardProxyServer({ forwarder: forwarder.options, self, trustForwardedFor: config.proxyTrustForwardedFor, logger });
   for (const s of [publicServer, proxyServer]) {
     s.requestTimeout = 0; // large bodies stream for as long as they take…
-    s.timeout = config.proxyIdleTimeoutMs; // …but a connection with no traffic either way is closed (0: never);
-    s.on('timeout', (socket: Socket) => socket.destroy()); // Node only emits the timeout, it does not close
+    s.timeout = config.proxyIdleTimeoutMs; // …but a connection with no traffic either way is closed (0: never)
   }
   const main = await startServer(publicServer, config.port, config.bindAddress);
   self.addGatewayPort(main.port);

@@ -1,0 +1,92 @@
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { createTestRedis } from '@mockyard/testkit';
+import { startTestGateway } from './support/start-test-gateway';
+
+const redis = createTestRedis();
+let upstream: http.Server;
+let upstreamUrl: string;
+const upstreamSockets = new Set<net.Socket>();
+
+beforeAll(async () => {
+  // /big streams 200 MiB honouring backpressure; /small answers at once.
+  upstream = http.createServer((req, res) => {
+    if (req.url === '/small') return void res.end('ok');
+    const chunk = Buffer.alloc(64 * 1024, 97);
+    let left = 200 * 1024 * 1024;
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(left) });
+    const pump = () => {
+      while (left > 0) {
+        left -= chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    res.on('close', () => (left = 0));
+    pump();
+  });
+  upstream.on('connection', (s) => {
+    upstreamSockets.add(s);
+    s.once('close', () => upstreamSockets.delete(s));
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  upstream.closeAllConnections();
+  await new Promise((r) => upstream.close(r));
+  await redis.cleanup();
+});
+
+async function waitFor(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
+/** A client that sends one request on the gateway's public port and never reads the answer. */
+function nonReadingClient(port: number, path: string): net.Socket {
+  const socket = net.connect(port, '127.0.0.1', () => {
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    socket.pause();
+  });
+  socket.on('error', () => undefined);
+  return socket;
+}
+
+describe('client idle timeout (proxy.idle-timeout-ms)', () => {
+  it('closes a client that reads nothing and aborts the download behind it, while other clients are served', async () => {
+    const gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, PROXY_IDLE_TIMEOUT_MS: '1000' });
+    const stuck: net.Socket[] = [];
+    try {
+      stuck.push(...[1, 2, 3].map(() => nonReadingClient(gateway.port, `/proxy?url=${encodeURIComponent(`${upstreamUrl}/big`)}`)));
+      expect(await waitFor(() => upstreamSockets.size === 3, 5000)).toBe(true);
+      // Normal traffic keeps flowing meanwhile.
+      const normal = await fetch(`${gateway.url}/proxy?url=${encodeURIComponent(`${upstreamUrl}/small`)}`);
+      expect(await normal.text()).toBe('ok');
+      // The stalled downloads are aborted once their clients were idle for the timeout (the paused clients
+      // themselves cannot see the close: they never read the FIN).
+      expect(await waitFor(() => [...upstreamSockets].filter((s) => s.bytesWritten > 1024 * 1024).length === 0, 15_000)).toBe(true);
+    } finally {
+      for (const s of stuck) s.destroy();
+      await gateway.stop();
+    }
+  });
+
+  it('keeps idle connections open when the timeout is 0', async () => {
+    const gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, PROXY_IDLE_TIMEOUT_MS: '0' });
+    const stuck = nonReadingClient(gateway.port, `/proxy?url=${encodeURIComponent(`${upstreamUrl}/big`)}`);
+    try {
+      expect(await waitFor(() => [...upstreamSockets].some((s) => s.bytesWritten > 1024 * 1024), 5000)).toBe(true);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect([...upstreamSockets].some((s) => s.bytesWritten > 1024 * 1024)).toBe(true);
+    } finally {
+      stuck.destroy();
+      await gateway.stop();
+    }
+  });
+});
