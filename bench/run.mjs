@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm run bench`: runs every scenario script (bench/<scenario>.mjs) in turn, each of which starts what
-// it needs on loopback, measures beside a baseline from the same run, and writes
-// bench/results/<scenario>.{json,md}. This script then joins the Markdown tables into
-// bench/results/summary.md. `npm run bench -- engine gateway` runs only those scenarios.
+// `npm run bench`: runs every scenario script in turn, each of which starts what it needs on loopback and
+// measures beside a baseline from the same run; scripts that write bench/results/<scenario>.md have their
+// tables joined into bench/results/summary.md, the others print theirs. `npm run bench -- engine gateway`
+// runs only those scenarios.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,15 +10,27 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const order = ['engine', 'gateway', 'pipeline', 'read-api', 'hub', 'footprint'];
+const scripts = {
+  engine: join(here, 'engine.mjs'),
+  gateway: join(here, 'gateway.mjs'),
+  pipeline: join(here, '..', 'services/traffic-logger/bench/pipeline.mjs'),
+  'read-api': join(here, '..', 'services/traffic-logger/bench/read-api.mjs'),
+  hub: join(here, 'hub.mjs'),
+  footprint: join(here, 'footprint.mjs'),
+};
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const scenarios = (wanted.length ? wanted : order).filter((s) => existsSync(join(here, `${s}.mjs`)));
+const unknown = wanted.filter((s) => !scripts[s]);
+if (unknown.length) {
+  process.stderr.write(`unknown scenario ${unknown.join(', ')}; one of ${Object.keys(scripts).join(', ')}\n`);
+  process.exit(1);
+}
+const scenarios = wanted.length ? wanted : Object.keys(scripts);
 mkdirSync(join(here, 'results'), { recursive: true });
 
 const failed = [];
 for (const s of scenarios) {
   process.stdout.write(`\n### ${s}\n`);
-  const r = spawnSync(process.execPath, [join(here, `${s}.mjs`)], { stdio: 'inherit', env: process.env });
+  const r = spawnSync(process.execPath, [scripts[s]], { stdio: 'inherit', env: process.env });
   if (r.status !== 0) failed.push(s);
 }
 
