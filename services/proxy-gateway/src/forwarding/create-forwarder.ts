@@ -28,9 +28,13 @@ export interface Forwarder {
 export function createForwarder(settings: ForwarderSettings, publisher: TrafficPublisher | undefined, logger: Logger): Forwarder {
   const outbound = new OutboundPolicy(settings.outbound);
   // every upstream socket resolves through the policy: the address it connects to is the one checked
-  const agentOptions = { lookup: outbound.lookup, keepAlive: true, maxSockets: settings.maxSockets, maxFreeSockets: Math.min(64, settings.maxSockets), scheduling: 'lifo' as const };
+  // Pooled sockets idle for 4 s are closed before the common 5 s server keep-alive timeout (Node's default)
+  // can close them under a request being sent; the agent also honours a shorter `Keep-Alive: timeout=` hint.
+  const agentOptions = { lookup: outbound.lookup, keepAlive: true, timeout: 4000, maxSockets: settings.maxSockets, maxFreeSockets: Math.min(64, settings.maxSockets), scheduling: 'lifo' as const };
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent({ ...agentOptions, rejectUnauthorized: settings.verifyTls });
+  const freshHttpAgent = new http.Agent({ lookup: outbound.lookup, keepAlive: false });
+  const freshHttpsAgent = new https.Agent({ lookup: outbound.lookup, keepAlive: false, rejectUnauthorized: settings.verifyTls });
   const capture =
     settings.captureEnabled && publisher
       ? {
@@ -40,10 +44,12 @@ export function createForwarder(settings: ForwarderSettings, publisher: TrafficP
         }
       : undefined;
   return {
-    options: { timeoutMs: settings.timeoutMs, httpAgent, httpsAgent, capture, logger, outbound },
+    options: { timeoutMs: settings.timeoutMs, httpAgent, httpsAgent, freshHttpAgent, freshHttpsAgent, capture, logger, outbound },
     close: () => {
       httpAgent.destroy();
       httpsAgent.destroy();
+      freshHttpAgent.destroy();
+      freshHttpsAgent.destroy();
     },
   };
 }

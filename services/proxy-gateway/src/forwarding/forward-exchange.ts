@@ -23,6 +23,12 @@ export interface ForwarderOptions {
   timeoutMs: number;
   httpAgent: http.Agent;
   httpsAgent: https.Agent;
+  /**
+   * Agents without pooling for the one retry after a pooled socket turned out dead: a target closes its
+   * idle keep-alive sockets together, so another pooled socket may be just as dead.
+   */
+  freshHttpAgent?: http.Agent;
+  freshHttpsAgent?: https.Agent;
   capture?: CaptureSettings;
   logger: Logger;
   /** Where targets may be; its lookup is already on the agents, routes pre-check IP literals with it. */
@@ -100,7 +106,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
       path: `${target.pathname}${target.search}`,
       headers: rawHeaders,
       setHost: false,
-      agent: isHttps ? options.httpsAgent : options.httpAgent,
+      agent: mayRetry ? (isHttps ? options.httpsAgent : options.httpAgent) : ((isHttps ? options.freshHttpsAgent : options.freshHttpAgent) ?? (isHttps ? options.httpsAgent : options.httpAgent)),
     });
     const timer = setTimeout(() => upstream.destroy(new UpstreamTimeoutError(options.timeoutMs)), options.timeoutMs);
     responseTimer = timer;
