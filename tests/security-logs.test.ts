@@ -5,8 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request as httpRequest } from 'node:http';
-import { freePort } from '@mockyard/testkit';
-import { startStack, type RunningStack } from '../web/tests/support/start-stack';
+import { type RunningStack, freePort, startStack } from '@mockyard/testkit';
 
 jest.setTimeout(120_000);
 

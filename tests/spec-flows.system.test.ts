@@ -4,7 +4,7 @@
 // enable the proxy, record and stop, read /actuator/health.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startExtraEngine, startStack, type RunningStack } from '../web/tests/support/start-stack';
+import { startExtraEngine, startStack, type RunningStack } from '@mockyard/testkit';
 
 jest.setTimeout(180_000);
 

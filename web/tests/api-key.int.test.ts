@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { freePort } from '@mockyard/testkit';
+import { type RunningStack, freePort, startStack } from '@mockyard/testkit';
 import { launchBrowser } from './support/launch-browser';
 import { prepareScreenshotDir } from './support/screenshot-dir';
-import { startStack, type RunningStack } from './support/start-stack';
 
 /**
  * A hub with an API key: the dashboard holding the key server-side works with no prompt; a dashboard

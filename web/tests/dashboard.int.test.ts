@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/launch-browser';
 import { prepareScreenshotDir } from './support/screenshot-dir';
-import { freePort } from '@mockyard/testkit';
-import { startExtraEngine, startStack, type RunningStack } from './support/start-stack';
+import { type RunningStack, freePort, startExtraEngine, startStack } from '@mockyard/testkit';
 
 /**
  * The dashboard in Debian's Chromium against the real stack (gateway, logger, hub, engine, web as

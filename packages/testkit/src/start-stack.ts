@@ -2,8 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, createTestRedis, freePort, type TestDatabase } from '@mockyard/testkit';
+import { freePort } from './free-port';
+import { createTestDatabase, type TestDatabase } from './test-database';
+import { createTestRedis } from './test-redis';
 
+// The repository root (this file is packages/testkit/src/start-stack.ts).
 const root = join(__dirname, '..', '..', '..');
 
 export type RunningStack = {
@@ -12,7 +15,10 @@ export type RunningStack = {
   hubUrl: string;
   ports: Record<string, number>;
   output: () => string;
+  /** SIGTERM to the launcher (SIGKILL after 15 s), then drops the database and Redis keys. */
   stop: () => Promise<void>;
+  /** How the launcher exited after stop(): its exit code and how long SIGTERM took. */
+  stopped: () => { code: number | null; ms: number } | undefined;
 };
 
 /**
@@ -53,7 +59,9 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const url = (port: number) => `http://127.0.0.1:${port}`;
+  let stopped: { code: number | null; ms: number } | undefined;
   return {
+    stopped: () => stopped,
     gatewayUrl: url(ports.SERVER_PORT),
     engineUrl: url(ports.ENGINE_PORT),
     hubUrl: url(ports.HUB_PORT),
@@ -61,10 +69,11 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     output: () => output,
     stop: async () => {
       if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
+        const started = Date.now();
+        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        await exited;
+        stopped = { code: await exited, ms: Date.now() - started };
         clearTimeout(timer);
       }
       await db.drop();
