@@ -76,6 +76,9 @@ export class HubQueues {
       w.on('failed', (job, err) => logger.warn({ queue: w.name, jobId: job?.id, attemptsMade: job?.attemptsMade, error: err.message }, 'job attempt failed'));
       this.workers.push(w);
     }
+    // Started means connected: stopping while a worker's blocking connection still initialises makes it emit
+    // 'error' after the worker dropped its listeners (an unhandled error event).
+    await Promise.all([healthWorker.waitUntilReady(), syncWorker.waitUntilReady()]);
     const def = jobDefinitions.probeEngines;
     await this.health.upsertJobScheduler(def.schedulerId, { every: this.options.probeIntervalMs }, { name: def.name, data: {}, opts: { attempts: def.attempts, removeOnComplete: 20, removeOnFail: 20 } });
   }

@@ -43,6 +43,9 @@ export class RetentionQueue {
     );
     this.worker.on('error', (err) => logger.warn({ err: err.message }, 'retention worker error'));
     this.worker.on('failed', (_job, err) => logger.warn({ err: err.message }, 'retention run failed'));
+    // Started means connected: a stop() while BullMQ's blocking connection is still initialising made that
+    // connection emit 'error' after the worker had dropped its listeners (an unhandled error event).
+    await this.worker.waitUntilReady();
   }
 
   async stop(): Promise<void> {
