@@ -2,10 +2,9 @@
 // Whole system as processes: proxy-gateway → Redis stream → traffic-logger → PostgreSQL. Every exchange
 // sent must be stored exactly once (ids compared), and forwarding must never pause.
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@mockyard/testkit';
+import { createTestDatabase, startOwnRedis, type OwnRedis, type TestDatabase } from '@mockyard/testkit';
 import { startCapturePipeline, type CapturePipeline } from './support/capture-pipeline';
 import { longestGapMs, percentile, reportFigure, startLoad, waitUntil } from './support/load';
-import { startOwnRedis, type OwnRedis } from './support/own-redis';
 import { compareSentAndStored, countStoredByCorrelation } from './support/stored-exchanges';
 import { startUpstream, type Upstream } from './support/upstream';
 

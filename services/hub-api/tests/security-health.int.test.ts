@@ -1,6 +1,6 @@
 import { ConfigError } from '@mockyard/config';
 import { loadHubConfig } from '../src/config';
-import { startOwnRedis } from './support/own-redis';
+import { startOwnRedis } from '@mockyard/testkit';
 import { call, createTestBackends, startHub, type RunningHub } from './support/start-hub';
 import { startWireMock, wireMockUnavailableReason, type WireMockServer } from './support/wiremock';
 
@@ -129,7 +129,7 @@ describeWithEngines(`API key and actuator health (genuine WireMock${skipReason ?
   });
 
   it('is not ready (503) while its Redis is down, and ready again when it returns; liveness stays UP', async () => {
-    const redis = await startOwnRedis();
+    const redis = await startOwnRedis({ appendfsync: 'off', stopSignal: 'SIGKILL' });
     const hub = await startHub({ ...backends, redis: { ...backends.redis, url: redis.url }, env: { LOCAL_ENGINE_URL: engine.url, HUB_HEALTH_TIMEOUT_MS: '500' }, startJobs: false });
     try {
       expect((await call(hub.url, 'GET', '/actuator/health/readiness')).status).toBe(200);
@@ -152,7 +152,7 @@ describeWithEngines(`API key and actuator health (genuine WireMock${skipReason ?
     } finally {
       await redis.start();
       await hub.stop();
-      await redis.stop();
+      await redis.remove();
     }
   });
 });

@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@mockyard/testkit';
+import { freePort, startOwnRedis, type OwnRedis } from '@mockyard/testkit';
 import { call, json } from './support/http-call';
-import { startOwnRedis, type OwnRedis } from './support/own-redis';
 import { startTestGateway } from './support/start-test-gateway';
 import { TrafficStreamReader } from './support/traffic-stream';
 import { startUpstream, type UpstreamServer } from './support/upstream-server';
@@ -26,7 +25,7 @@ describe('capture while Redis goes away and comes back', () => {
   beforeAll(async () => {
     upstream = await startUpstream();
     dataDir = mkdtempSync(join(tmpdir(), 'gw-redis-'));
-    redis = await startOwnRedis(await freePort(), dataDir);
+    redis = await startOwnRedis({ dir: dataDir, appendfsync: 'always' });
   });
   afterAll(async () => {
     await redis.stop();
@@ -55,7 +54,7 @@ describe('capture while Redis goes away and comes back', () => {
       expect(ready).toMatchObject({ status: 'DEGRADED', components: { redis: { status: 'DOWN' } } });
       expect(ready.capture.spooled).toBeGreaterThan(0);
       await waitUntil(() => sent >= 100);
-      await redis.restart();
+      await redis.start();
       await traffic;
 
       await waitUntil(async () => (await stream.readAll().catch(() => [])).length >= total && gateway.publisher!.counters().spoolPendingBytes === 0);
