@@ -59,7 +59,8 @@ export async function startService(name: ServiceName, port: number, env: Record<
     for (;;) {
       if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}:\n${output}`);
       try {
-        if ((await fetch(`${url}${healthPath[name]}`, { signal: AbortSignal.timeout(2000) })).status < 500) return;
+        // 200 only: another server that took the port would answer its own 404 to this path
+        if ((await fetch(`${url}${healthPath[name]}`, { signal: AbortSignal.timeout(2000) })).ok) return;
       } catch {
         /* not up yet */
       }
