@@ -9,6 +9,7 @@ describe('parseProxyTarget', () => {
     ['url=http%3A%2F%2Fexample.test%2Fa%3Fb%3D1%26c%3D2', 'http://example.test/a?b=1&c=2'],
     ['x=1&url=http://example.test/p', 'http://example.test/p'],
     ['url=HTTP://Example.Test/Path', 'http://example.test/Path'],
+    ['url=http://example.test/a?url=http://other.test/b', 'http://example.test/a?url=http://other.test/b'],
   ])('reads %s as %s', (query, expected) => {
     expect(parseProxyTarget(query).toString()).toBe(expected);
   });
@@ -21,6 +22,9 @@ describe('parseProxyTarget', () => {
     ['url=ftp://example.test/file', 'only http and https'],
     ['url=file:///etc/passwd', 'only http and https'],
     ['url=javascript:alert(1)', 'only http and https'],
+    ['url=http%3A%2F%2Fa.test%2F&url=http%3A%2F%2Fb.test%2F', 'given 2 times'],
+    ['url=http%3A%2F%2Fa.test%2F&url=http://b.test/', 'given 2 times'],
+    ['url=&url=http://b.test/', 'given 2 times'],
   ])('rejects %j with a 400 problem (%s)', (query, detail) => {
     let thrown: unknown;
     try {

@@ -10,6 +10,11 @@ export function parseProxyTarget(rawQuery: string): URL {
   const params = new URLSearchParams(rawQuery);
   if (!params.has('url')) throw missingUrl();
   const plain = /(?:^|&)url=(https?:\/\/.*)$/is.exec(rawQuery);
+  // Only the parameters before a plain target count: what follows it is the target's own query.
+  const urlParams = plain ? new URLSearchParams(rawQuery.slice(0, plain.index)).getAll('url').length + 1 : params.getAll('url').length;
+  if (urlParams > 1) {
+    throw HttpProblem.badRequest(`Query parameter url is given ${urlParams} times; /proxy forwards to exactly one target`, [{ path: 'query.url', message: 'must be given once' }]);
+  }
   const value = plain ? plain[1] : (params.get('url') ?? '');
   return parseAbsoluteTarget(value, 'url');
 }
