@@ -139,6 +139,19 @@ describe('OutboundPolicy.lookup (the resolved address is what is checked and con
   });
 });
 
+describe('OutboundPolicy verdicts asked again', () => {
+  it('answers a repeated host the same way, past the verdict cache filling up', () => {
+    const p = policy({ deny: ['10.0.0.0/8', 'blocked.test'] });
+    for (let round = 0; round < 2; round++) {
+      expect(p.checkHost('10.1.2.3')).toMatchObject({ rule: 'proxy.outbound.deny', entry: '10.0.0.0/8' });
+      expect(p.checkHost('blocked.test')).toMatchObject({ rule: 'proxy.outbound.deny', entry: 'blocked.test' });
+      expect(p.checkHost('allowed.test')).toBeUndefined();
+      expect(p.checkHost('169.254.169.254')).toMatchObject({ rule: 'proxy.outbound.allow-link-local' });
+      for (let i = 0; i < 1500; i++) expect(p.checkHost(`host-${round}-${i}.test`)).toBeUndefined();
+    }
+  });
+});
+
 describe('normalizeAddress', () => {
   it.each([
     ['1.2.3.4', '1.2.3.4'],

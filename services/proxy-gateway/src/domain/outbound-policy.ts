@@ -87,10 +87,14 @@ type Resolver = (hostname: string, callback: (err: NodeJS.ErrnoException | null,
 
 const defaultResolver: Resolver = (hostname, callback) => dns.lookup(hostname, { all: true, verbatim: true }, callback);
 
+const HOST_VERDICT_CACHE_SIZE = 1024;
+
 export class OutboundPolicy {
   private readonly allow: Rule[];
   private readonly deny: Rule[];
   private readonly linkLocal: Rule[];
+  /** checkHost's answers by host (null: allowed); cleared when full. */
+  private readonly hostVerdicts = new Map<string, OutboundVerdict | null>();
 
   /** Throws on an entry that is neither a host name, `*.suffix`, an IP address nor a CIDR. */
   constructor(
@@ -107,6 +111,16 @@ export class OutboundPolicy {
    * literal never reaches `lookup`). Names allowed here still have their addresses checked by `lookup`.
    */
   checkHost(host: string): OutboundVerdict | undefined {
+    // The policy never changes, and a proxy sees the same few hosts again and again: remember verdicts.
+    const known = this.hostVerdicts.get(host);
+    if (known !== undefined) return known ?? undefined;
+    const verdict = this.judgeHost(host);
+    if (this.hostVerdicts.size >= HOST_VERDICT_CACHE_SIZE) this.hostVerdicts.clear();
+    this.hostVerdicts.set(host, verdict ?? null);
+    return verdict;
+  }
+
+  private judgeHost(host: string): OutboundVerdict | undefined {
     const bare = host.replace(/^\[|\]$/g, '');
     const address = normalizeAddress(bare);
     if (address) return this.checkAddress(address, bare);
