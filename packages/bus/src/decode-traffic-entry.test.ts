@@ -16,7 +16,15 @@ describe('decodeTrafficEntry', () => {
     expect(decoded).toMatchObject({ ok: true, event: { id: event.id, method: 'GET' } });
   });
 
+  it('puts bodies sent as their own fields back into the event', () => {
+    const withBodies = { ...event, request: { headers: {}, body: { encoding: 'utf8', data: '', size: 5, truncated: false } }, response: { status: 200, headers: {}, body: { encoding: 'utf8', data: '', size: 7, truncated: false } } };
+    const decoded = decodeTrafficEntry(['event', JSON.stringify(withBodies), 'request-body', '{"a":1}', 'response-body', 'a "b"\n']);
+    expect(decoded).toMatchObject({ ok: true, event: { request: { body: { data: '{"a":1}' } }, response: { body: { data: 'a "b"\n' } } } });
+    expect(decoded.bodyFields).toEqual(['request-body', '{"a":1}', 'response-body', 'a "b"\n']);
+  });
+
   it.each([
+    ['a body field for an event without that body', ['event', JSON.stringify(event), 'response-body', 'x'], /field "response-body" given but the event has no response body/],
     ['a deleted entry', null, /deleted/],
     ['an entry without the event field', ['payload', '{}'], /missing field "event" \(fields: payload\)/],
     ['malformed JSON', ['event', '{nope'], /invalid JSON/],

@@ -1,5 +1,6 @@
 import type { CapturedBody, TrafficEvent } from '@mockyard/contracts';
-import { encodeTrafficEventJson, needsJsonEscape } from './traffic-publisher-json';
+import { decodeTrafficEntry } from './decode-traffic-entry';
+import { encodeTrafficEvent, inlineTrafficEvent, type EncodedTrafficEvent } from './traffic-publisher-json';
 
 function eventWith(requestData?: string, responseData?: string): TrafficEvent {
   const body = (data: string): CapturedBody => ({ encoding: 'utf8', data, size: Buffer.byteLength(data), truncated: false, contentType: 'text/plain' });
@@ -18,49 +19,56 @@ function eventWith(requestData?: string, responseData?: string): TrafficEvent {
 const plain = 'mockyard-bench-'.repeat(300);
 const nonAscii = 'grüße € '.repeat(400);
 
-describe('needsJsonEscape', () => {
-  it.each([
-    ['plain ASCII', 'abc def', false],
-    ['non-ASCII UTF-8', 'grüße €', false],
-    ['a quote', 'a"b', true],
-    ['a backslash', 'a\\b', true],
-    ['a newline', 'a\nb', true],
-    ['a tab', 'a\tb', true],
-    ['a NUL', 'a\u0000b', true],
-    ['unit separator 0x1f', 'a\u001fb', true],
-    ['DEL 0x7f (allowed in JSON)', 'a\u007fb', false],
-  ])('%s → %s', (_name, text, expected) => {
-    expect(needsJsonEscape(Buffer.from(text))).toBe(expected);
-  });
-});
+/** The entry as Redis hands it to a consumer (every field value a UTF-8 string). */
+function asStreamFields(e: EncodedTrafficEvent): string[] {
+  return [
+    'event',
+    e.json.toString('utf8'),
+    ...(e.requestBody ? ['request-body', e.requestBody.toString('utf8')] : []),
+    ...(e.responseBody ? ['response-body', e.responseBody.toString('utf8')] : []),
+  ];
+}
 
-describe('encodeTrafficEventJson', () => {
+describe('encodeTrafficEvent', () => {
   it.each([
     ['no bodies', undefined, undefined],
     ['a large plain request body', plain, undefined],
     ['a large plain response body', undefined, plain],
     ['both bodies large and plain', plain, plain],
     ['a large non-ASCII body', nonAscii, nonAscii],
-    ['a large body that needs escaping', `${plain}"\n`, plain],
+    ['large JSON bodies (quotes, backslashes, newlines)', `{"a":"${plain}\\n"}\n`, `[${JSON.stringify(plain)}]`],
     ['small bodies', 'small', 'also small'],
-  ])('parses back to the same event: %s', (_name, requestData, responseData) => {
+  ])('decodes and inlines back to the same event: %s', (_name, requestData, responseData) => {
     const event = eventWith(requestData, responseData);
     const text = { request: requestData === undefined ? undefined : Buffer.from(requestData), response: responseData === undefined ? undefined : Buffer.from(responseData) };
-    const bytes = encodeTrafficEventJson(event, text);
-    expect(JSON.parse(bytes.toString('utf8'))).toEqual(event);
-    expect(bytes.equals(Buffer.from(JSON.stringify(event), 'utf8'))).toBe(true);
+    const encoded = encodeTrafficEvent(event, text);
+    const decoded = decodeTrafficEntry(asStreamFields(encoded));
+    expect(decoded.ok && decoded.event).toEqual(event);
+    expect(JSON.parse(inlineTrafficEvent(encoded).toString('utf8'))).toEqual(event);
+    expect(encoded.size).toBe(encoded.json.length + (encoded.requestBody?.length ?? 0) + (encoded.responseBody?.length ?? 0));
   });
 
-  it('ignores bytes that do not match the captured text', () => {
+  it('sends large text bodies as their own fields and keeps small ones in the JSON', () => {
+    const encoded = encodeTrafficEvent(eventWith(plain, 'small'), { request: Buffer.from(plain), response: Buffer.from('small') });
+    expect(encoded.requestBody?.toString()).toBe(plain);
+    expect(encoded.responseBody).toBeUndefined();
+    const json = JSON.parse(encoded.json.toString()) as TrafficEvent;
+    expect(json.request.body?.data).toBe('');
+    expect(json.response?.body?.data).toBe('small');
+  });
+
+  it('keeps bodies in the JSON when the bytes do not match the captured text', () => {
     const event = eventWith(plain, plain);
-    const bytes = encodeTrafficEventJson(event, { request: Buffer.from(plain.slice(1)), response: Buffer.from(`${plain}x`) });
-    expect(JSON.parse(bytes.toString('utf8'))).toEqual(event);
+    const encoded = encodeTrafficEvent(event, { request: Buffer.from(plain.slice(1)), response: Buffer.from(`${plain}x`) });
+    expect(encoded.requestBody ?? encoded.responseBody).toBeUndefined();
+    expect(JSON.parse(encoded.json.toString('utf8'))).toEqual(event);
   });
 
-  it('never splices a base64 body', () => {
+  it('never detaches a base64 body', () => {
     const event = eventWith(undefined, plain);
     event.response!.body = { ...event.response!.body!, encoding: 'base64', data: Buffer.from(plain).toString('base64') };
-    const bytes = encodeTrafficEventJson(event, { response: Buffer.from(plain) });
-    expect(JSON.parse(bytes.toString('utf8'))).toEqual(event);
+    const encoded = encodeTrafficEvent(event, { response: Buffer.from(plain) });
+    expect(encoded.responseBody).toBeUndefined();
+    expect(JSON.parse(encoded.json.toString('utf8'))).toEqual(event);
   });
 });

@@ -75,6 +75,28 @@ describe('TrafficPublisher without Redis', () => {
   });
 });
 
+describe('TrafficPublisher after stop', () => {
+  it('spools an event published after stop() so the next start replays it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'publisher-late-'));
+    const redis = new Redis(`redis://127.0.0.1:${await closedPort()}`, { ...publisherRedisOptions, retryStrategy: () => null });
+    redis.on('error', () => {});
+    try {
+      const publisher = new TrafficPublisher({ redis, prefix: 't', spool: new Spool({ dir, maxBytes: 1024 * 1024 }), logger: silent });
+      publisher.start();
+      await publisher.stop();
+      publisher.publish(event(7));
+      expect(publisher.counters()).toMatchObject({ spooled: 1, dropped: 0 });
+      const reopened = new Spool({ dir, maxBytes: 1024 * 1024 });
+      reopened.open();
+      expect(reopened.readLines(10).map((l) => (JSON.parse(l.line) as TrafficEvent).url)).toEqual(['http://t.test/7']);
+      reopened.close();
+    } finally {
+      redis.disconnect();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('encodeEventJson', () => {
   it.each([['{"a":"plain ascii"}'], ['{"a":"café"}'], ['{"a":"Łódź"}'], ['{"a":"emoji 🚀"}'], ['{"a":"\\u0000 escaped"}']])('encodes %s as UTF-8', (json) => {
     expect(encodeEventJson(json).equals(Buffer.from(json, 'utf8'))).toBe(true);

@@ -1,12 +1,12 @@
 import CircuitBreaker from 'opossum';
 import type Redis from 'ioredis';
-import { redisKeys, TRAFFIC_EVENT_FIELD, type TrafficEvent } from '@mockyard/contracts';
+import { redisKeys, TRAFFIC_EVENT_FIELD, TRAFFIC_REQUEST_BODY_FIELD, TRAFFIC_RESPONSE_BODY_FIELD, type TrafficEvent } from '@mockyard/contracts';
 import type { BusLogger } from './bus-logger';
 import type { Spool } from './spool';
 import { eventIdOf, findStoredEventIds, mayHaveReachedRedis } from './traffic-publisher-dedupe';
-import { encodeTrafficEventJson, type TextBodyBytes } from './traffic-publisher-json';
+import { encodeTrafficEvent, inlineTrafficEvent, type EncodedTrafficEvent, type TextBodyBytes } from './traffic-publisher-json';
 
-export { encodeEventJson, encodeTrafficEventJson, type TextBodyBytes } from './traffic-publisher-json';
+export { encodeEventJson, encodeTrafficEvent, inlineTrafficEvent, type EncodedTrafficEvent, type TextBodyBytes } from './traffic-publisher-json';
 
 export { Spool, type SpoolOptions, type SpoolLine } from './spool';
 
@@ -60,11 +60,11 @@ export const publisherRedisOptions = {
   retryStrategy: (attempt: number) => Math.min(200 * attempt, 2000),
 } as const;
 
-interface Pending {
-  id: string;
-  /** The event's JSON as UTF-8 bytes: what XADD sends and the spool stores. */
-  json: Buffer;
-}
+/** An event waiting in memory: its JSON and detached bodies (the spool gets them inline). */
+type Pending = EncodedTrafficEvent;
+
+/** What one XADD sends: an encoded event, or a spooled line (bodies inline). */
+type Outgoing = Pick<EncodedTrafficEvent, 'requestBody' | 'responseBody'> & { json: string | Buffer };
 
 /** A pipelined XADD that added only the first `added` lines. */
 class PartialPublishError extends Error {
@@ -104,7 +104,7 @@ export class TrafficPublisher {
   private readonly batchSize: number;
   private readonly retryIntervalMs: number;
   private readonly lingerMs: number;
-  private readonly breaker: CircuitBreaker<[(string | Buffer)[]], number>;
+  private readonly breaker: CircuitBreaker<[Outgoing[]], number>;
   private buffer: Pending[] = [];
   private bufferedBytes = 0;
   private draining: Promise<void> | undefined;
@@ -126,7 +126,7 @@ export class TrafficPublisher {
     this.batchSize = options.batchSize ?? 200;
     this.retryIntervalMs = options.retryIntervalMs ?? 1000;
     this.lingerMs = options.lingerMs ?? 2;
-    this.breaker = new CircuitBreaker((lines: (string | Buffer)[]) => this.xaddLines(lines), {
+    this.breaker = new CircuitBreaker((events: Outgoing[]) => this.xaddEvents(events), {
       name: 'traffic-stream',
       timeout: options.breaker?.timeoutMs ?? 3000,
       resetTimeout: options.breaker?.resetTimeoutMs ?? 1000,
@@ -155,13 +155,17 @@ export class TrafficPublisher {
    * `text` may carry the UTF-8 bytes of text bodies the producer already holds (see TextBodyBytes).
    */
   publish(event: TrafficEvent, text?: TextBodyBytes): void {
-    const json = encodeTrafficEventJson(event, text);
+    const encoded = encodeTrafficEvent(event, text);
     if (this.stopped) {
-      this.spoolAll([{ id: event.id, json }]);
+      // An exchange that finished after stop() (its response closed after the servers had): the spool is
+      // closed by then, so open it for this one line; the next start replays it.
+      this.options.spool.open();
+      this.spoolAll([encoded]);
+      this.options.spool.close();
       return;
     }
-    this.buffer.push({ id: event.id, json });
-    this.bufferedBytes += json.length;
+    this.buffer.push(encoded);
+    this.bufferedBytes += encoded.size;
     if (this.buffer.length > this.maxBufferedEvents || this.bufferedBytes > this.maxBufferedBytes) {
       this.spoolAll(this.takeBuffer(this.buffer.length));
     }
@@ -234,7 +238,7 @@ export class TrafficPublisher {
           return;
         }
         const added = await this.send(
-          batch.map((p) => p.json),
+          batch,
           batch.map((p) => p.id),
         );
         this.counts.published += added;
@@ -271,7 +275,7 @@ export class TrafficPublisher {
     const toSend = readable.filter((l) => !alreadyStored.has(ids.get(l) ?? ''));
     const added = toSend.length
       ? await this.send(
-          toSend.map((l) => l.line),
+          toSend.map((l) => ({ json: l.line })),
           toSend.map((l) => ids.get(l) ?? ''),
         )
       : 0;
@@ -287,9 +291,9 @@ export class TrafficPublisher {
   }
 
   /** Number of lines that reached the stream (a prefix of `lines`). Never throws. */
-  private async send(lines: (string | Buffer)[], ids: string[]): Promise<number> {
+  private async send(events: Outgoing[], ids: string[]): Promise<number> {
     try {
-      return await this.breaker.fire(lines);
+      return await this.breaker.fire(events);
     } catch (err) {
       const added = err instanceof PartialPublishError ? err.added : 0;
       const cause = err instanceof PartialPublishError ? err.cause : err;
@@ -299,17 +303,29 @@ export class TrafficPublisher {
   }
 
   /**
-   * XADDs `lines` in one round trip. The commands are written one by one into the corked socket and go
+   * XADDs `events` in one round trip. The commands are written one by one into the corked socket and go
    * out in one writev: the same single round trip as a pipeline, without the pipeline's concatenation of
    * all commands (a copy of every event; ~100 KiB each with large captured bodies).
    */
-  private async xaddLines(lines: (string | Buffer)[]): Promise<number> {
+  private async xaddEvents(events: Outgoing[]): Promise<number> {
     const redis = this.options.redis;
     const socket = redis.status === 'ready' ? redis.stream : undefined;
     socket?.cork();
     let replies: Promise<unknown>[];
     try {
-      replies = lines.map((line) => redis.xadd(this.stream, 'MAXLEN', '~', this.maxStreamLength, '*', TRAFFIC_EVENT_FIELD, line));
+      replies = events.map((e) =>
+        redis.xadd(
+          this.stream,
+          'MAXLEN',
+          '~',
+          this.maxStreamLength,
+          '*',
+          TRAFFIC_EVENT_FIELD,
+          e.json,
+          ...(e.requestBody ? [TRAFFIC_REQUEST_BODY_FIELD, e.requestBody] : []),
+          ...(e.responseBody ? [TRAFFIC_RESPONSE_BODY_FIELD, e.responseBody] : []),
+        ),
+      );
     } finally {
       socket?.uncork();
     }
@@ -326,8 +342,8 @@ export class TrafficPublisher {
   private batchCount(): number {
     let bytes = 0;
     let count = 0;
-    while (count < this.buffer.length && count < this.batchSize && (count === 0 || bytes + this.buffer[count].json.length <= BATCH_MAX_BYTES)) {
-      bytes += this.buffer[count].json.length;
+    while (count < this.buffer.length && count < this.batchSize && (count === 0 || bytes + this.buffer[count].size <= BATCH_MAX_BYTES)) {
+      bytes += this.buffer[count].size;
       count += 1;
     }
     return count;
@@ -335,7 +351,7 @@ export class TrafficPublisher {
 
   private takeBuffer(count: number): Pending[] {
     const taken = this.buffer.splice(0, count);
-    for (const p of taken) this.bufferedBytes -= p.json.length;
+    for (const p of taken) this.bufferedBytes -= p.size;
     return taken;
   }
 
@@ -343,7 +359,7 @@ export class TrafficPublisher {
     for (const e of events) {
       let written = false;
       try {
-        written = this.options.spool.tryAppend(e.json);
+        written = this.options.spool.tryAppend(inlineTrafficEvent(e));
       } catch (err) {
         this.options.logger.error({ err, eventId: e.id }, 'spool write failed');
       }

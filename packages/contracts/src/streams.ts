@@ -15,8 +15,13 @@ export function redisKeys(prefix = DEFAULT_REDIS_PREFIX) {
 }
 
 /**
- * Wire format of one traffic stream entry: `XADD <trafficStream> MAXLEN ~ <n> * event <json>` where
- * <json> is a TrafficEvent (see traffic-event.ts). Consumers parse it with TrafficEventSchema and move
- * entries that fail to the dead-letter stream with the reason.
+ * Wire format of one traffic stream entry: `XADD <trafficStream> MAXLEN ~ <n> * event <json>
+ * [request-body <bytes>] [response-body <bytes>]` where <json> is a TrafficEvent (see traffic-event.ts).
+ * A large text body may travel as its own field, as its UTF-8 bytes (no JSON escaping: for a 100 KiB
+ * JSON body that escaping was most of a gateway's cost of capturing it); the event's `body.data` is then
+ * "" and consumers put the field's value there. Consumers parse the result with TrafficEventSchema and
+ * move entries that fail to the dead-letter stream with the reason.
  */
 export const TRAFFIC_EVENT_FIELD = 'event';
+export const TRAFFIC_REQUEST_BODY_FIELD = 'request-body';
+export const TRAFFIC_RESPONSE_BODY_FIELD = 'response-body';

@@ -1,7 +1,8 @@
 import Redis from 'ioredis';
-import { redisKeys, TRAFFIC_EVENT_FIELD, TrafficEventSchema, type TrafficEvent } from '@mockyard/contracts';
+import { decodeTrafficEntry } from '@mockyard/bus';
+import { redisKeys, type TrafficEvent } from '@mockyard/contracts';
 
-/** Reads the traffic stream with XRANGE, parsing every entry with the contract schema. */
+/** Reads the traffic stream with XRANGE, decoding every entry as the logger does (body fields included). */
 export class TrafficStreamReader {
   private readonly redis: Redis;
   private readonly key: string;
@@ -13,7 +14,11 @@ export class TrafficStreamReader {
 
   async readAll(): Promise<TrafficEvent[]> {
     const entries = (await this.redis.xrange(this.key, '-', '+')) as [string, string[]][];
-    return entries.map(([, fields]) => TrafficEventSchema.parse(JSON.parse(fields[fields.indexOf(TRAFFIC_EVENT_FIELD) + 1])));
+    return entries.map(([id, fields]) => {
+      const decoded = decodeTrafficEntry(fields);
+      if (!decoded.ok) throw new Error(`stream entry ${id}: ${decoded.reason}`);
+      return decoded.event;
+    });
   }
 
   /** Polls until `count` events matching `filter` are on the stream (events publish after the response). */
