@@ -3,12 +3,17 @@ import { redisKeys, TRAFFIC_EVENT_FIELD, type TrafficEvent } from '@mockyard/con
 import type { BusLogger } from './bus-logger';
 import { decodeTrafficEntry } from './decode-traffic-entry';
 
+/** What a dead letter keeps of an entry: its fields as they were, and why it was set aside. */
+type DeadLetter = { entryId: string; raw: string; bodyFields: string[]; reason: string };
+
 /** One decoded stream entry handed to the batch handler. */
 export interface TrafficEntry {
   entryId: string;
   event: TrafficEvent;
   /** The entry's JSON as it was on the stream (kept for dead-lettering rejected entries). */
   raw: string;
+  /** Body fields of the entry as they were (`[name, value, …]`), for the same reason. */
+  bodyFields: string[];
 }
 
 /**
@@ -28,6 +33,13 @@ export interface TrafficConsumerOptions {
   prefix: string;
   consumerName: string;
   batchSize: number;
+  /**
+   * Bound of a batch's bytes (the entries' JSON): reads ask for as many entries as fit at the sizes seen
+   * lately, and a batch stops collecting once it holds this many. Large captured bodies then make smaller
+   * batches instead of one insert of batchSize × body size held in memory in several forms at once.
+   * Default: no bound beyond batchSize.
+   */
+  batchMaxBytes?: number;
   /** How long to keep collecting after the first entry of a batch arrived (0: hand over at once). */
   batchMaxWaitMs: number;
   /** Pending entries idle longer than this (their consumer died) are claimed by this one. */
@@ -66,6 +78,8 @@ export class TrafficConsumer {
   private failuresInARow = 0;
   private claimCursor = '0-0';
   private wake?: () => void;
+  /** Moving average of an entry's bytes, for the COUNT of the next read (batchMaxBytes). */
+  private entryBytes = 0;
 
   constructor(private readonly options: TrafficConsumerOptions) {
     this.keys = redisKeys(options.prefix);
@@ -117,7 +131,7 @@ export class TrafficConsumer {
           entries = await this.claimStale();
           if (entries.length === 0) continue;
         } else if (readOwnPending) {
-          entries = await this.read('0', 0, this.options.batchSize);
+          entries = await this.read('0', 0, this.readCount(this.options.batchSize));
           if (entries.length === 0) {
             readOwnPending = false;
             continue;
@@ -164,21 +178,32 @@ export class TrafficConsumer {
     return Math.min(Math.max(Math.floor(this.options.claimIdleMs / 2), 50), 5000);
   }
 
-  /** Blocks for the first entries, then keeps reading until the batch is full or its wait is over. */
+  /**
+   * Blocks for the first entries, then keeps reading until the batch is full (batchSize entries or
+   * batchMaxBytes) or its wait is over.
+   */
   private async collectBatch(): Promise<RawEntry[]> {
     const { batchSize, batchMaxWaitMs } = this.options;
+    const maxBytes = this.options.batchMaxBytes ?? Infinity;
     const blockMs = Math.max(this.claimPeriodMs(), 50);
-    const batch = await this.read('>', blockMs, batchSize);
-    if (batch.length === 0 || batch.length >= batchSize || batchMaxWaitMs <= 0) return batch;
+    const batch = await this.read('>', blockMs, this.readCount(batchSize));
+    let bytes = entriesBytes(batch);
+    if (batch.length === 0 || batch.length >= batchSize || bytes >= maxBytes || batchMaxWaitMs <= 0) return batch;
     const deadline = Date.now() + batchMaxWaitMs;
-    while (batch.length < batchSize && !this.stopping) {
+    while (batch.length < batchSize && bytes < maxBytes && !this.stopping) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      const more = await this.read('>', left, batchSize - batch.length);
+      const more = await this.read('>', left, this.readCount(batchSize - batch.length, maxBytes - bytes));
       if (more.length === 0) break;
       batch.push(...more);
+      bytes += entriesBytes(more);
     }
     return batch;
+  }
+
+  /** How many entries to ask for: at most `count`, and as many as fit in `bytesLeft` at the recent entry size. */
+  private readCount(count: number, bytesLeft = this.options.batchMaxBytes ?? Infinity): number {
+    return entriesThatFit(count, bytesLeft, this.entryBytes);
   }
 
   private async read(from: '0' | '>', blockMs: number, count: number): Promise<RawEntry[]> {
@@ -190,14 +215,19 @@ export class TrafficConsumer {
       : await reader.xreadgroup('GROUP', trafficConsumerGroup, name, 'COUNT', count, 'STREAMS', trafficStream, from)) as
       | [string, RawEntry[]][]
       | null;
-    return reply?.[0]?.[1] ?? [];
+    const entries = reply?.[0]?.[1] ?? [];
+    if (entries.length) {
+      const average = entriesBytes(entries) / entries.length;
+      this.entryBytes = this.entryBytes === 0 ? average : Math.max(average, 0.8 * this.entryBytes + 0.2 * average);
+    }
+    return entries;
   }
 
   /** Takes over entries that sat unacked longer than claimIdleMs in another (dead) consumer's list. */
   private async claimStale(): Promise<RawEntry[]> {
     const { trafficStream, trafficConsumerGroup } = this.keys;
     const { redis, consumerName, claimIdleMs, batchSize } = this.options;
-    const reply = (await redis.xautoclaim(trafficStream, trafficConsumerGroup, consumerName, claimIdleMs, this.claimCursor, 'COUNT', batchSize)) as [
+    const reply = (await redis.xautoclaim(trafficStream, trafficConsumerGroup, consumerName, claimIdleMs, this.claimCursor, 'COUNT', this.readCount(batchSize))) as [
       string,
       RawEntry[],
       string[]?,
@@ -215,14 +245,14 @@ export class TrafficConsumer {
   private async process(entries: RawEntry[]): Promise<boolean> {
     const { logger } = this.options;
     const good: TrafficEntry[] = [];
-    const bad: { entryId: string; raw: string; reason: string }[] = [];
+    const bad: DeadLetter[] = [];
     const seen = new Set<string>();
     for (const [entryId, fields] of entries) {
       if (seen.has(entryId)) continue;
       seen.add(entryId);
       const decoded = decodeTrafficEntry(fields);
-      if (decoded.ok) good.push({ entryId, event: decoded.event, raw: decoded.raw });
-      else bad.push({ entryId, raw: decoded.raw, reason: decoded.reason });
+      if (decoded.ok) good.push({ entryId, event: decoded.event, raw: decoded.raw, bodyFields: decoded.bodyFields });
+      else bad.push({ entryId, raw: decoded.raw, bodyFields: decoded.bodyFields, reason: decoded.reason });
     }
     if (bad.length) await this.deadLetter(bad);
     if (good.length === 0) return true;
@@ -237,7 +267,7 @@ export class TrafficConsumer {
     this.stats.batches += 1;
     const rejected = new Map((outcome?.rejected ?? []).map((r) => [r.entryId, r.reason]));
     if (rejected.size) {
-      await this.deadLetter(good.filter((e) => rejected.has(e.entryId)).map((e) => ({ entryId: e.entryId, raw: e.raw, reason: rejected.get(e.entryId)! })));
+      await this.deadLetter(good.filter((e) => rejected.has(e.entryId)).map((e) => ({ entryId: e.entryId, raw: e.raw, bodyFields: e.bodyFields, reason: rejected.get(e.entryId)! })));
     }
     const ackIds = good.filter((e) => !rejected.has(e.entryId)).map((e) => e.entryId);
     if (ackIds.length) {
@@ -248,11 +278,11 @@ export class TrafficConsumer {
   }
 
   /** Copies each entry to the dead-letter stream with its reason and acks it, atomically per batch. */
-  private async deadLetter(entries: { entryId: string; raw: string; reason: string }[]): Promise<void> {
+  private async deadLetter(entries: DeadLetter[]): Promise<void> {
     const { trafficStream, trafficConsumerGroup, trafficDeadLetter } = this.keys;
     const tx = this.options.redis.multi();
     for (const e of entries) {
-      tx.xadd(trafficDeadLetter, 'MAXLEN', '~', this.options.deadLetterMaxLength, '*', TRAFFIC_EVENT_FIELD, e.raw, 'reason', e.reason, 'entryId', e.entryId, 'consumer', this.options.consumerName);
+      tx.xadd(trafficDeadLetter, 'MAXLEN', '~', this.options.deadLetterMaxLength, '*', TRAFFIC_EVENT_FIELD, e.raw, ...e.bodyFields, 'reason', e.reason, 'entryId', e.entryId, 'consumer', this.options.consumerName);
     }
     tx.xack(trafficStream, trafficConsumerGroup, ...entries.map((e) => e.entryId));
     const results = await tx.exec();
@@ -271,6 +301,26 @@ export class TrafficConsumer {
       };
     });
   }
+}
+
+/** Entries of the first read while their size is not known yet (with a byte bound). */
+const FIRST_READ_COUNT = 16;
+
+/**
+ * Entries to read so that `bytesLeft` is not exceeded at `entryBytes` per entry (0: not known yet, a few);
+ * at least one, at most `count`; `count` when there is no byte bound.
+ */
+export function entriesThatFit(count: number, bytesLeft: number, entryBytes: number): number {
+  if (!Number.isFinite(bytesLeft)) return count;
+  if (!(entryBytes > 0)) return Math.min(count, FIRST_READ_COUNT);
+  return Math.max(1, Math.min(count, Math.floor(bytesLeft / entryBytes)));
+}
+
+/** Bytes of the field values of stream entries (the event JSON dominates), as UTF-16 code units. */
+function entriesBytes(entries: RawEntry[]): number {
+  let n = 0;
+  for (const [, fields] of entries) if (fields) for (const f of fields) n += f.length;
+  return n;
 }
 
 /** XGROUP CREATE … 0 MKSTREAM, tolerating an existing group. Reading from 0 keeps events published before the first logger started. */

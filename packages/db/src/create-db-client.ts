@@ -1,12 +1,29 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client';
 import { migrate } from './migrate';
 
 export type DatasourceRef = { kind: 'postgres'; url: string } | { kind: 'memory'; name: string };
 
+/** One statement on the connection of a driver transaction: positional parameters ($1, $2, …), the rows. */
+export type DriverQuery = <R = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<R[]>;
+
 export interface DbHandle {
   prisma: PrismaClient;
   kind: DatasourceRef['kind'];
+  /**
+   * One statement straight on the driver (pg's pool, or PGlite), beside Prisma. A service that needs no
+   * Prisma model queries can use only this and `transaction`: Prisma 7 loads its query compiler (about
+   * 70 MB of WebAssembly) with the first query it runs, raw ones included.
+   */
+  query: DriverQuery;
+  /**
+   * Runs `fn` in one transaction straight on the driver (pg's pool, or PGlite), beside Prisma: for hot
+   * paths with large parameters. A Prisma raw query serialises its parameters to JSON and parses them
+   * back on the way to the driver, several copies of each; a driver query hands the value to the wire
+   * once. Commits when `fn` resolves, rolls back when it throws.
+   */
+  transaction<T>(fn: (query: DriverQuery) => Promise<T>): Promise<T>;
   /** Cheap round trip for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -25,11 +42,12 @@ export interface DbOptions {
  */
 export async function createDbClient(source: DatasourceRef, options: DbOptions = {}): Promise<DbHandle> {
   if (source.kind === 'memory') return createEmbedded();
-  const adapter = new PrismaPg({ connectionString: source.url, max: options.maxConnections ?? 10 });
-  const prisma = new PrismaClient({ adapter });
+  // One pool shared by Prisma's adapter and the driver transactions, so both count against one bound.
+  const pool = new pg.Pool({ connectionString: source.url, max: options.maxConnections ?? 10 });
+  pool.on('error', () => undefined); // an idle client's connection dropped: the pool replaces it
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   if (options.migrate) {
-    const pg = await import('pg');
-    const client = new pg.default.Client({ connectionString: source.url });
+    const client = new pg.Client({ connectionString: source.url });
     await client.connect();
     try {
       await migrate(client);
@@ -40,10 +58,31 @@ export async function createDbClient(source: DatasourceRef, options: DbOptions =
   return {
     prisma,
     kind: 'postgres',
-    ping: async () => {
-      await prisma.$queryRawUnsafe('SELECT 1');
+    query: async (sql, params) => (await pool.query(sql, params)).rows,
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await fn(async (sql, params) => (await client.query(sql, params)).rows);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+          broken = rollbackErr; // the connection is unusable: do not hand it back to the pool
+        });
+        throw err;
+      } finally {
+        client.release(broken);
+      }
     },
-    close: () => prisma.$disconnect(),
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end().catch(() => undefined);
+    },
   };
 }
 
@@ -56,6 +95,8 @@ async function createEmbedded(): Promise<DbHandle> {
   return {
     prisma,
     kind: 'memory',
+    query: async (sql, params) => (await pglite.query(sql, params)).rows as never,
+    transaction: (fn) => pglite.transaction((tx) => fn(async (sql, params) => (await tx.query(sql, params)).rows as never)),
     ping: async () => {
       await pglite.query('SELECT 1');
     },

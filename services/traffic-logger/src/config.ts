@@ -27,6 +27,12 @@ export const loggerConfigFields = {
     doc: 'this instance\'s name in the consumer group (default <hostname>-<pid>; unique per instance)',
   },
   batchSize: { keys: ['traffic.consumer.batch-size'], schema: configSchemas.positiveInt.max(5000, 'must be <= 5000'), default: 500, doc: 'most events stored per database insert' },
+  batchMaxBytes: {
+    keys: ['traffic.consumer.batch-max-bytes'],
+    schema: configSchemas.positiveInt,
+    default: 4194304,
+    doc: 'about the most bytes of events stored per database insert (large bodies make smaller batches; bounds the logger\'s memory)',
+  },
   batchMaxWaitMs: {
     keys: ['traffic.consumer.batch-max-wait-ms'],
     schema: configSchemas.nonNegativeInt,

@@ -37,7 +37,7 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
     conn.on('error', (err) => logger.debug({ connection: name, err: err.message }, 'redis connection error'));
   }
 
-  const repo = new ExchangeRepo(db.prisma);
+  const repo = new ExchangeRepo(db);
   const tail = new ExchangeTail({ source: repo, logger, pollMs: config.streamPollMs });
   const feeds = new LiveFeeds({ tail, replay: repo, logger, heartbeatMs: config.streamHeartbeatMs, replayLimit: config.streamReplayLimit });
   const announce = (seqs: number[]) => {
@@ -50,6 +50,7 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
     prefix: config.redisPrefix,
     consumerName: config.consumerName,
     batchSize: config.batchSize,
+    batchMaxBytes: config.batchMaxBytes,
     batchMaxWaitMs: config.batchMaxWaitMs,
     claimIdleMs: config.claimIdleMs,
     deadLetterMaxLength: config.deadLetterMaxLength,

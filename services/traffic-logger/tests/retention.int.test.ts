@@ -40,7 +40,7 @@ it('deletes exchanges older than the max age on the repeatable BullMQ job', asyn
 
 it('keeps only the newest max-rows exchanges by storage order', async () => {
   const db = await database.db();
-  const repo = new ExchangeRepo(db.prisma);
+  const repo = new ExchangeRepo(db);
   const { toNewExchange } = await import('../src/domain/to-new-exchange');
   const events = Array.from({ length: 7 }, () => makeEvent());
   for (const e of events) await repo.insertMany([toNewExchange(e)]);

@@ -46,15 +46,33 @@ export const EXCHANGE_COLUMNS = Prisma.raw(
 /** Newest first: start time, then storage order. Every filter index ends with these two columns. */
 export const NEWEST_FIRST = Prisma.sql`ORDER BY started_at DESC, seq DESC`;
 
+/** How the `url` substring condition is written (see `chooseIndexedPart`). */
+export interface UrlConditionOptions {
+  /**
+   * A part of `urlContains` whose trigrams are all rare: the trigram index is asked for it alone and the
+   * whole substring is checked on the rows found, through an expression the index cannot serve
+   * (`(url || '')`), so PostgreSQL does not hand the common trigrams to the index as well.
+   */
+  urlIndexedPart?: string;
+}
+
 /** The SQL twin of `matchesExchangeFilter`; returns the conditions joined with AND (or TRUE). */
-export function buildExchangeConditions(f: ExchangeFilter): Prisma.Sql {
+export function buildExchangeConditions(f: ExchangeFilter, options: UrlConditionOptions = {}): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   if (f.method !== undefined) parts.push(Prisma.sql`method = ${f.method}`);
   if (f.status !== undefined) parts.push(Prisma.sql`status = ${f.status}::int`);
   if (f.statusClass !== undefined) parts.push(Prisma.sql`status >= ${f.statusClass * 100}::int AND status < ${f.statusClass * 100 + 100}::int`);
   if (f.hasResponse) parts.push(Prisma.sql`status IS NOT NULL`);
   if (f.host !== undefined) parts.push(Prisma.sql`host = ${f.host}`);
-  if (f.urlContains !== undefined) parts.push(Prisma.sql`url ILIKE ${`%${escapeLike(f.urlContains)}%`}`);
+  if (f.urlContains !== undefined) {
+    const whole = `%${escapeLike(f.urlContains)}%`;
+    const part = options.urlIndexedPart;
+    if (part !== undefined && part !== f.urlContains && f.urlContains.includes(part)) {
+      parts.push(Prisma.sql`url ILIKE ${`%${escapeLike(part)}%`} AND (url || '') ILIKE ${whole}`);
+    } else {
+      parts.push(Prisma.sql`url ILIKE ${whole}`);
+    }
+  }
   if (f.from !== undefined) parts.push(Prisma.sql`started_at >= ${f.from}::timestamptz`);
   if (f.to !== undefined) parts.push(Prisma.sql`started_at < ${f.to}::timestamptz`);
   if (f.minDurationMs !== undefined) parts.push(Prisma.sql`duration_ms >= ${f.minDurationMs}::float8`);
