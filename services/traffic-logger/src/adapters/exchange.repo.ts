@@ -1,7 +1,9 @@
-import { Prisma, type PrismaClient } from '@mockyard/db';
+import { Prisma, type DbHandle } from '@mockyard/db';
 import type { ExchangeFilter } from '../domain/exchange-filter';
 import type { NewExchange, StoredExchange } from '../domain/stored-exchange';
-import { buildExchangeConditions, EXCHANGE_COLUMNS, NEWEST_FIRST, toStoredExchange } from './exchange-sql';
+import { chooseIndexedPart } from '../domain/url-trigrams';
+import { buildExchangeConditions, EXCHANGE_COLUMNS, NEWEST_FIRST, toStoredExchange, type UrlConditionOptions } from './exchange-sql';
+import { UrlTrigramStats, type UrlSample } from './url-trigram-stats';
 
 /**
  * Inserts are serialised across logger instances by this transaction-scoped advisory lock, so `seq`
@@ -10,9 +12,20 @@ import { buildExchangeConditions, EXCHANGE_COLUMNS, NEWEST_FIRST, toStoredExchan
  */
 const INSERT_LOCK_KEY = 727_281;
 
+/**
+ * A URL-substring page is first looked for among this many newest rows (of the other filters), walking
+ * the time index: a substring in more than ~1% of recent traffic fills the first page there in a few
+ * milliseconds, where the trigram index would have to find and sort every match.
+ */
+export const URL_RECENT_WINDOW = 2000;
+/** Up to this many estimated matches a URL-substring page is found through the trigram index (see listByUrl). */
+export const URL_COLLECT_LIMIT = 20_000;
+
 export interface ListResult {
   items: StoredExchange[];
   hasMore: boolean;
+  /** Every match, when the query counted them anyway (no separate count needed). */
+  total?: number;
 }
 
 export interface CountResult {
@@ -22,38 +35,113 @@ export interface CountResult {
 
 type Row = Record<string, unknown>;
 
-/** The `exchanges` table: batched idempotent inserts (Prisma) and the read queries (raw SQL through Prisma). */
+/**
+ * The `exchanges` table: batched idempotent inserts and the read queries, SQL built with Prisma's `sql`
+ * template (parameters bound, never spliced) and run straight on the driver (`DbHandle.query` /
+ * `transaction`). The logger runs no Prisma query at all, so Prisma's query compiler (about 70 MB of
+ * WebAssembly, loaded with a client's first query) is never loaded in this service.
+ */
 export class ExchangeRepo {
-  constructor(private readonly prisma: PrismaClient) {}
+  private readonly urlStats: UrlTrigramStats;
+
+  constructor(private readonly db: Pick<DbHandle, 'query' | 'transaction'>) {
+    this.urlStats = new UrlTrigramStats(db);
+  }
+
+  private rows<R = Row>(sql: Prisma.Sql): Promise<R[]> {
+    return this.db.query<R>(sql.text, sql.values);
+  }
+
+  /** Rows affected by a DELETE (counted through RETURNING in the same statement). */
+  private async deleted(sql: Prisma.Sql): Promise<number> {
+    const [{ n }] = await this.rows<{ n: number }>(Prisma.sql`WITH d AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM d`);
+    return n;
+  }
 
   /**
    * Inserts the rows that are not stored yet (ON CONFLICT DO NOTHING) in one transaction; returns the
    * new seqs. One statement with the batch as a single JSONB parameter: measured about 10x faster
-   * than Prisma's createMany for 500 rows (which binds ~16,000 parameters), see the README.
+   * than Prisma's createMany for 500 rows (which binds ~16,000 parameters), see the README. It goes
+   * straight to the driver, not through Prisma's $queryRaw, which copies the parameter four times on the
+   * way (serialised as JSON inside JSON, parsed back, handed on): each copy of a batch's few hundred KB
+   * is a large object that outlives the round trip, and under sustained load they held about 80 MB of
+   * the heap between full collections (BENCHMARKS.md, footprint).
    */
   async insertMany(rows: NewExchange[]): Promise<number[]> {
     if (rows.length === 0) return [];
     const json = JSON.stringify(rows.map(toInsertRecord));
-    const created = await this.prisma.$transaction(
-      async (tx) => {
-        await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${INSERT_LOCK_KEY})`);
-        return tx.$queryRaw<{ seq: bigint }[]>`
-          INSERT INTO exchanges (${INSERT_COLUMNS})
-          SELECT ${INSERT_COLUMNS} FROM jsonb_to_recordset(${json}::jsonb) AS x(${INSERT_RECORD_TYPE})
-          ON CONFLICT (id) DO NOTHING
-          RETURNING seq`;
-      },
-      { maxWait: 10_000, timeout: 60_000 },
-    );
+    const created = await this.db.transaction(async (query) => {
+      await query(INSERT_LOCK_SQL);
+      return query<{ seq: string | number | bigint }>(INSERT_SQL, [json]);
+    });
     return created.map((r) => Number(r.seq));
   }
 
   /** One page, newest first; fetches one extra row to know whether more follow. */
   async list(filter: ExchangeFilter, page: number, size: number): Promise<ListResult> {
-    const rows = await this.prisma.$queryRaw<Row[]>`
+    if (filter.urlContains !== undefined) return this.listByUrl(filter, page, size);
+    const rows = await this.rows(Prisma.sql`
       SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE ${buildExchangeConditions(filter)}
-      ${NEWEST_FIRST} LIMIT ${size + 1}::int OFFSET ${page * size}::bigint`;
+      ${NEWEST_FIRST} LIMIT ${size + 1}::int OFFSET ${page * size}::bigint`);
     return { items: rows.slice(0, size).map(toStoredExchange), hasMore: rows.length > size };
+  }
+
+  /**
+   * A URL substring has no ordered index, so its page is found in one of three ways:
+   * 1. among the newest URL_RECENT_WINDOW rows (time index), unless the sample of stored URLs says the
+   *    substring is too rare to fill the page there (then this step would only cost time);
+   * 2. else, when PostgreSQL estimates at most URL_COLLECT_LIMIT matches: every match is collected
+   *    through the trigram index (asked only for the substring's rare part), the narrow (time, seq)
+   *    pairs sorted and counted. The planner would otherwise walk the time index on the belief that
+   *    matches are spread evenly, and matches that came in bursts (one resource, one afternoon) make
+   *    that walk read tens of thousands of rows before the first one;
+   * 3. else the planner's own plan (a common substring missing from recent traffic).
+   */
+  private async listByUrl(filter: ExchangeFilter, page: number, size: number): Promise<ListResult> {
+    const sample = await this.urlStats.sample();
+    const expectedInWindow = sample ? sample.shareContaining(filter.urlContains as string) * URL_RECENT_WINDOW : Infinity;
+    if (expectedInWindow >= ((page + 1) * size + 1) / 2) {
+      const recent = await this.listAmongNewest(filter, page, size);
+      if (recent) return recent;
+    }
+    const where = buildExchangeConditions(filter, urlOptions(filter, sample));
+    if ((await this.estimate(filter)) > URL_COLLECT_LIMIT) {
+      const rows = await this.rows(Prisma.sql`
+        SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE ${where}
+        ${NEWEST_FIRST} LIMIT ${size + 1}::int OFFSET ${page * size}::bigint`);
+      return { items: rows.slice(0, size).map(toStoredExchange), hasMore: rows.length > size };
+    }
+    // Every match is at hand here, so the exact total comes with the page (no count afterwards).
+    const rows = await this.rows(Prisma.sql`
+      WITH matches AS MATERIALIZED (SELECT seq, started_at FROM exchanges WHERE ${where})
+      SELECT ${EXCHANGE_COLUMNS}, (SELECT count(*) FROM matches)::int AS matches_total FROM exchanges
+      WHERE seq IN (SELECT seq FROM matches ${NEWEST_FIRST} LIMIT ${size + 1}::int OFFSET ${page * size}::bigint)
+      ${NEWEST_FIRST}`);
+    const total = rows.length > 0 ? Number(rows[0].matches_total) : undefined;
+    return { items: rows.slice(0, size).map(toStoredExchange), hasMore: rows.length > size, ...(total === undefined ? {} : { total }) };
+  }
+
+  /** PostgreSQL's estimate of the rows matching the filter (a plan, no scan). */
+  private async estimate(filter: ExchangeFilter): Promise<number> {
+    return readPlanRows(await this.rows(Prisma.sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM exchanges WHERE ${buildExchangeConditions(filter)}`));
+  }
+
+  /**
+   * The page when the URL substring matches often enough among the newest URL_RECENT_WINDOW rows that
+   * satisfy the other filters; undefined otherwise. Exact: every match outside that window is older than
+   * every row in it.
+   */
+  private async listAmongNewest(filter: ExchangeFilter, page: number, size: number): Promise<ListResult | undefined> {
+    if ((page + 1) * size >= URL_RECENT_WINDOW) return undefined;
+    const others = buildExchangeConditions({ ...filter, urlContains: undefined });
+    const rows = await this.rows(Prisma.sql`
+      SELECT ${EXCHANGE_COLUMNS} FROM (
+        SELECT * FROM exchanges WHERE ${others} ${NEWEST_FIRST} LIMIT ${URL_RECENT_WINDOW}::int
+      ) newest
+      WHERE ${buildExchangeConditions({ urlContains: filter.urlContains })}
+      ${NEWEST_FIRST} LIMIT ${size + 1}::int OFFSET ${page * size}::bigint`);
+    if (rows.length <= size) return undefined;
+    return { items: rows.slice(0, size).map(toStoredExchange), hasMore: true };
   }
 
   /**
@@ -64,15 +152,17 @@ export class ExchangeRepo {
    * table); a count that hits either bound falls back to the estimate.
    */
   async count(filter: ExchangeFilter, exactLimit: number, timeoutMs: number): Promise<CountResult> {
-    const where = buildExchangeConditions(filter);
-    const plan = await this.prisma.$queryRaw<Row[]>`EXPLAIN (FORMAT JSON) SELECT 1 FROM exchanges WHERE ${where}`;
-    const estimate = readPlanRows(plan);
+    // The planner estimates the plain condition best (the URL substring's own statistics); the count
+    // looks the matches up through the rare part of the substring.
+    const estimate = await this.estimate(filter);
+    const where = buildExchangeConditions(filter, urlOptions(filter, filter.urlContains === undefined ? undefined : await this.urlStats.sample()));
     if (estimate > exactLimit * 4) return { count: estimate, exact: false };
     try {
-      const n = await this.prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
-        const [{ n }] = await tx.$queryRaw<{ n: number }[]>`
+      const n = await this.db.transaction(async (query) => {
+        await query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+        const capped = Prisma.sql`
           SELECT count(*)::int AS n FROM (SELECT 1 FROM exchanges WHERE ${where} LIMIT ${exactLimit + 1}::int) capped`;
+        const [{ n }] = await query<{ n: number }>(capped.text, capped.values);
         return n;
       });
       if (n <= exactLimit) return { count: n, exact: true };
@@ -84,46 +174,46 @@ export class ExchangeRepo {
   }
 
   async findById(id: string): Promise<StoredExchange | undefined> {
-    const rows = await this.prisma.$queryRaw<Row[]>`SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE id = ${id}::uuid`;
+    const rows = await this.rows(Prisma.sql`SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE id = ${id}::uuid`);
     return rows[0] ? toStoredExchange(rows[0]) : undefined;
   }
 
   /** Rows stored after `afterSeq`, in storage order (the live feed's source). */
   async listAfterSeq(afterSeq: number, limit: number, filter: ExchangeFilter = {}): Promise<StoredExchange[]> {
-    const rows = await this.prisma.$queryRaw<Row[]>`
+    const rows = await this.rows(Prisma.sql`
       SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE seq > ${afterSeq}::bigint AND ${buildExchangeConditions(filter)}
-      ORDER BY seq LIMIT ${limit}::int`;
+      ORDER BY seq LIMIT ${limit}::int`);
     return rows.map(toStoredExchange);
   }
 
   async maxSeq(): Promise<number> {
-    const [{ max }] = await this.prisma.$queryRaw<{ max: bigint | number | null }[]>`SELECT max(seq) AS max FROM exchanges`;
+    const [{ max }] = await this.rows<{ max: bigint | number | string | null }>(Prisma.sql`SELECT max(seq) AS max FROM exchanges`);
     return max === null ? 0 : Number(max);
   }
 
   /** Keyset pagination, newest first, for exports that walk a whole filtered set. */
   async listBefore(filter: ExchangeFilter, before: { startedAt: Date; seq: number } | undefined, limit: number): Promise<StoredExchange[]> {
     const after = before ? Prisma.sql`AND (started_at, seq) < (${before.startedAt}::timestamptz, ${before.seq}::bigint)` : Prisma.empty;
-    const rows = await this.prisma.$queryRaw<Row[]>`
+    const rows = await this.rows(Prisma.sql`
       SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE ${buildExchangeConditions(filter)} ${after}
-      ${NEWEST_FIRST} LIMIT ${limit}::int`;
+      ${NEWEST_FIRST} LIMIT ${limit}::int`);
     return rows.map(toStoredExchange);
   }
 
   async deleteById(id: string): Promise<boolean> {
-    return (await this.prisma.$executeRaw`DELETE FROM exchanges WHERE id = ${id}::uuid`) > 0;
+    return (await this.deleted(Prisma.sql`DELETE FROM exchanges WHERE id = ${id}::uuid`)) > 0;
   }
 
   async deleteMatching(filter: ExchangeFilter): Promise<number> {
-    return this.prisma.$executeRaw`DELETE FROM exchanges WHERE ${buildExchangeConditions(filter)}`;
+    return this.deleted(Prisma.sql`DELETE FROM exchanges WHERE ${buildExchangeConditions(filter)}`);
   }
 
   /** Deletes exchanges that started before `cutoff`, in chunks so no statement holds locks for long. */
   async deleteStartedBefore(cutoff: Date, chunkSize = 5000): Promise<number> {
     let total = 0;
     for (;;) {
-      const n = await this.prisma.$executeRaw`
-        DELETE FROM exchanges WHERE id IN (SELECT id FROM exchanges WHERE started_at < ${cutoff}::timestamptz LIMIT ${chunkSize}::int)`;
+      const n = await this.deleted(Prisma.sql`
+        DELETE FROM exchanges WHERE id IN (SELECT id FROM exchanges WHERE started_at < ${cutoff}::timestamptz LIMIT ${chunkSize}::int)`);
       total += n;
       if (n < chunkSize) return total;
     }
@@ -131,18 +221,24 @@ export class ExchangeRepo {
 
   /** Keeps the newest `maxRows` by storage order; deletes the older ones in chunks. */
   async deleteBeyondNewest(maxRows: number, chunkSize = 5000): Promise<number> {
-    const boundary = await this.prisma.$queryRaw<{ seq: bigint }[]>`
-      SELECT seq FROM exchanges ORDER BY seq DESC OFFSET ${maxRows}::bigint LIMIT 1`;
+    const boundary = await this.rows<{ seq: bigint | string }>(Prisma.sql`
+      SELECT seq FROM exchanges ORDER BY seq DESC OFFSET ${maxRows}::bigint LIMIT 1`);
     if (boundary.length === 0) return 0;
     const upTo = boundary[0].seq;
     let total = 0;
     for (;;) {
-      const n = await this.prisma.$executeRaw`
-        DELETE FROM exchanges WHERE seq IN (SELECT seq FROM exchanges WHERE seq <= ${upTo}::bigint ORDER BY seq LIMIT ${chunkSize}::int)`;
+      const n = await this.deleted(Prisma.sql`
+        DELETE FROM exchanges WHERE seq IN (SELECT seq FROM exchanges WHERE seq <= ${upTo}::bigint ORDER BY seq LIMIT ${chunkSize}::int)`);
       total += n;
       if (n < chunkSize) return total;
     }
   }
+}
+
+/** Which part of the URL substring the trigram index is asked for (see `chooseIndexedPart`). */
+function urlOptions(filter: ExchangeFilter, sample: UrlSample | undefined): UrlConditionOptions {
+  if (filter.urlContains === undefined || !sample) return {};
+  return { urlIndexedPart: chooseIndexedPart(filter.urlContains, sample.trigrams) };
 }
 
 function isStatementTimeout(err: unknown): boolean {
@@ -190,8 +286,13 @@ const INSERT_SPEC: [column: string, type: string][] = [
   ['matched_stub_id', 'text'],
   ['near_miss', 'text'],
 ];
-const INSERT_COLUMNS = Prisma.raw(INSERT_SPEC.map(([c]) => c).join(', '));
-const INSERT_RECORD_TYPE = Prisma.raw(INSERT_SPEC.map(([c, t]) => `${c} ${t}`).join(', '));
+const INSERT_COLUMNS = INSERT_SPEC.map(([c]) => c).join(', ');
+const INSERT_RECORD_TYPE = INSERT_SPEC.map(([c, t]) => `${c} ${t}`).join(', ');
+const INSERT_LOCK_SQL = `SELECT pg_advisory_xact_lock(${INSERT_LOCK_KEY})`;
+const INSERT_SQL = `INSERT INTO exchanges (${INSERT_COLUMNS})
+  SELECT ${INSERT_COLUMNS} FROM jsonb_to_recordset($1::jsonb) AS x(${INSERT_RECORD_TYPE})
+  ON CONFLICT (id) DO NOTHING
+  RETURNING seq`;
 
 /** One element of the JSONB batch: every INSERT_SPEC column, none missing (NOT NULL ones never null). */
 function toInsertRecord(x: NewExchange): Record<string, unknown> {

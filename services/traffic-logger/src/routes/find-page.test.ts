@@ -46,4 +46,11 @@ describe('findPage', () => {
     expect(await findPage(repo, {}, 3, 20, opts, (x) => x.seq)).toMatchObject({ totalElements: 5, empty: true });
     expect(calls.count).toBe(1);
   });
+
+  it('takes the total the list query counted instead of counting again', async () => {
+    const { repo, calls } = fakeRepo(110, { count: 999, exact: false });
+    const withTotal = { ...repo, list: async (f: unknown, page: number, size: number) => ({ ...(await repo.list(f, page, size)), total: 110 }) };
+    expect(await findPage(withTotal, {}, 0, 20, opts, (x) => x.seq)).toMatchObject({ totalElements: 110, totalElementsExact: true, totalPages: 6, last: false });
+    expect(calls.count).toBe(0);
+  });
 });

@@ -5,8 +5,8 @@ import type { StoredExchange } from '../domain/stored-exchange';
 
 /**
  * One page newest first plus totals. The list goes first: when it proves the total by itself (a page
- * that is not full, or the last one), no count runs at all — rare filters would otherwise pay for
- * finding their matches twice.
+ * that is not full, or the last one), or when the list query counted every match anyway (a rare URL
+ * substring), no count runs at all — rare filters would otherwise pay for finding their matches twice.
  */
 export async function findPage<T>(
   repo: Pick<ExchangeRepo, 'list' | 'count'>,
@@ -20,6 +20,9 @@ export async function findPage<T>(
   const content = list.items.map(view);
   if (!list.hasMore && (content.length > 0 || page === 0)) {
     return buildPage(content, { totalElements: page * size + content.length, exact: true, hasMore: false }, page, size);
+  }
+  if (list.total !== undefined) {
+    return buildPage(content, { totalElements: list.total, exact: true, hasMore: list.hasMore }, page, size);
   }
   const total = await repo.count(filter, count.exactLimit, count.timeoutMs);
   return buildPage(content, { totalElements: total.count, exact: total.exact, hasMore: list.hasMore }, page, size);
