@@ -19,6 +19,7 @@ describe('loadGatewayConfig', () => {
       outboundAllow: [],
       outboundDeny: [],
       outboundAllowLinkLocal: false,
+      workers: 'auto',
     });
   });
 
@@ -32,11 +33,13 @@ describe('loadGatewayConfig', () => {
     [{ CAPTURE_REDACT_HEADERS: '' }, { captureRedactHeaders: [] }],
     [{ CAPTURE_MAX_BODY_BYTES: '0' }, { captureMaxBodyBytes: 0 }],
     [{ CAPTURE_SPOOL_MAX_BYTES: '1024' }, { captureSpoolMaxBytes: 1024 }],
+    [{ PROXY_WORKERS: '3' }, { workers: 3 }],
+    [{ PROXY_WORKERS: ' AUTO ' }, { workers: 'auto' }],
   ])('reads %j', (env, expected) => {
     expect(load(env)).toMatchObject(expected);
   });
 
-  it.each([[{ PROXY_TIMEOUT_MS: '0' }], [{ SERVICE_PROXY_PORT: 'x' }], [{ CAPTURE_ENABLED: 'maybe' }], [{ CAPTURE_SPOOL_MAX_BYTES: '-1' }]])('rejects %j', (env) => {
+  it.each([[{ PROXY_TIMEOUT_MS: '0' }], [{ SERVICE_PROXY_PORT: 'x' }], [{ CAPTURE_ENABLED: 'maybe' }], [{ CAPTURE_SPOOL_MAX_BYTES: '-1' }], [{ PROXY_WORKERS: '0' }], [{ PROXY_WORKERS: 'many' }], [{ PROXY_WORKERS: '1.5' }]])('rejects %j', (env) => {
     expect(() => load(env)).toThrow(ConfigError);
   });
 });

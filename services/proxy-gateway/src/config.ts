@@ -7,6 +7,12 @@ const outboundEntries = configSchemas.csv.superRefine((entries, ctx) => {
   if (invalid) ctx.addIssue({ code: 'custom', message: invalid });
 });
 
+/** `auto` (one per CPU, at most MAX_AUTO_WORKERS) or a whole number from 1 to 64. */
+const workerCount = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+  z.union([z.literal('auto'), z.coerce.number({ error: 'must be auto or a number' }).int('must be a whole number').min(1, 'must be >= 1').max(64, 'must be <= 64')]),
+) as z.ZodType<'auto' | number>;
+
 export const DEFAULT_REDACTED_HEADERS = 'authorization,proxy-authorization,cookie,set-cookie,x-hub-api-key,x-api-key';
 
 export const gatewayConfigFields = {
@@ -28,6 +34,13 @@ export const gatewayConfigFields = {
   },
   proxyTrustForwardedFor: { keys: ['proxy.trust-forwarded-for'], schema: configSchemas.boolean, default: false, doc: 'take the logged client address from X-Forwarded-For (only behind a trusted proxy)' },
   proxyVerifyTls: { keys: ['proxy.verify-tls'], schema: configSchemas.boolean, default: true, doc: 'verify https targets\' certificates (false accepts self-signed targets)' },
+  workers: {
+    keys: ['proxy.workers'],
+    env: ['PROXY_WORKERS'],
+    schema: workerCount,
+    default: 'auto',
+    doc: 'gateway processes sharing ports 8080/8888 (Node cluster), like nginx\'s worker_processes: auto = one per CPU, at most 4; 1 = a single process. Each worker has its own upstream pool and spool file; /health/ready sums their capture counters',
+  },
   proxyMaxSockets: { keys: ['proxy.max-sockets'], schema: configSchemas.positiveInt, default: 256, doc: 'keep-alive upstream connections per target host' },
   outboundAllow: { keys: ['proxy.outbound.allow'], env: ['PROXY_OUTBOUND_ALLOW'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs /proxy and the forward proxy may reach; empty = any (loopback included) not denied' },
   outboundDeny: { keys: ['proxy.outbound.deny'], env: ['PROXY_OUTBOUND_DENY'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs refused with 403 (checked on the name and on every address it resolves to); wins over allow' },

@@ -1,12 +1,14 @@
 import http from 'node:http';
 import Redis from 'ioredis';
-import { publisherRedisOptions, Spool, TrafficPublisher } from '@mockyard/bus';
+import { publisherRedisOptions, TrafficPublisher } from '@mockyard/bus';
 import { startServer, type Logger } from '@mockyard/service-kit';
 import { createApp } from './app';
 import type { GatewayConfig } from './config';
 import { createForwardProxyServer } from './forward-proxy/create-forward-proxy-server';
 import { createForwarder } from './forwarding/create-forwarder';
 import { SelfAddresses } from './forwarding/self-addresses';
+import { createWorkerLink, type WorkerLink } from './workers/worker-link';
+import { openWorkerSpool } from './workers/worker-spool';
 
 export interface RunningGateway {
   url: string;
@@ -18,11 +20,17 @@ export interface RunningGateway {
   close(graceMs?: number): Promise<void>;
 }
 
+/** Which worker of a multi-process gateway this is (see workers/run-primary.ts); absent in a single process. */
+export interface WorkerIdentity {
+  index: number;
+  count: number;
+}
+
 /**
  * Wires the gateway from its config: the publisher (own Redis connection, spool), the forwarder, the
  * public app on `server.port` and the forward proxy on `service.proxy.port`. Port 0 picks free ports.
  */
-export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+export async function startGateway(config: GatewayConfig, logger: Logger, worker?: WorkerIdentity): Promise<RunningGateway> {
   const self = new SelfAddresses([config.bindAddress]);
   let redis: Redis | undefined;
   let publisher: TrafficPublisher | undefined;
@@ -33,7 +41,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     publisher = new TrafficPublisher({
       redis,
       prefix: config.redisPrefix,
-      spool: new Spool({ dir: config.captureSpoolDir, maxBytes: config.captureSpoolMaxBytes }),
+      spool: openWorkerSpool({ dir: config.captureSpoolDir, maxBytes: config.captureSpoolMaxBytes, index: worker?.index ?? 0, count: worker?.count ?? 1, logger }),
       logger,
       maxStreamLength: config.captureStreamMaxLength,
       maxBufferedEvents: config.captureBufferEvents,
@@ -41,6 +49,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     });
     publisher.start();
   }
+  // In a worker, /health/ready reports the whole gateway: the primary sums every worker's counters.
+  const link: WorkerLink | undefined = worker ? createWorkerLink(() => publisher?.counters(), worker.count) : undefined;
+  const counters = publisher ? (link ? () => link.gatewayCounters() : () => publisher!.counters()) : undefined;
   const forwarder = createForwarder(
     {
       timeoutMs: config.proxyTimeoutMs,
@@ -60,7 +71,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     self,
     trustForwardedFor: config.proxyTrustForwardedFor,
     targets: { loggerUrl: config.loggerUrl, hubUrl: config.hubUrl, webUrl: config.webUrl },
-    health: { pingRedis: redis ? () => redis!.ping() : undefined, counters: publisher ? () => publisher!.counters() : undefined },
+    health: { pingRedis: redis ? () => redis!.ping() : undefined, counters },
   });
   const publicServer = http.createServer(gateway.handler);
   publicServer.on('upgrade', gateway.upgrade);
@@ -84,6 +95,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       await Promise.all([main.close(graceMs), forward.close(graceMs)]);
       gateway.close();
       forwarder.close();
+      link?.close();
       await publisher?.stop();
       if (redis?.status === 'ready') await redis.quit().catch(() => redis?.disconnect());
       else redis?.disconnect();

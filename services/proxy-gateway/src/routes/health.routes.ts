@@ -1,19 +1,23 @@
 import type { Express, Request, Response } from 'express';
 import type { TrafficPublisherCounters } from '@mockyard/bus';
 import type { ApiRegistry } from '@mockyard/service-kit';
+import type { GatewayCounters } from '../workers/worker-link';
 
 export interface CaptureHealth {
   /** Pings Redis; rejects when it does not answer. Absent when capture is off. */
   pingRedis?: () => Promise<unknown>;
-  counters?: () => TrafficPublisherCounters;
+  /** This process's counters, or (in a multi-process gateway) every worker's summed, with `workers`. */
+  counters?: () => CaptureCounters | Promise<CaptureCounters>;
   timeoutMs?: number;
 }
+
+type CaptureCounters = TrafficPublisherCounters & Partial<Pick<GatewayCounters, 'workers'>>;
 
 interface GatewayReadiness {
   status: 'UP' | 'DEGRADED';
   service: string;
   components: Record<string, { status: 'UP' | 'DOWN' | 'DISABLED'; error?: string }>;
-  capture: (TrafficPublisherCounters & { enabled: true }) | { enabled: false };
+  capture: (CaptureCounters & { enabled: true }) | { enabled: false };
 }
 
 /**
@@ -40,7 +44,7 @@ export async function checkGatewayReadiness(health: CaptureHealth): Promise<Gate
   } else {
     components.redis = { status: 'DISABLED' };
   }
-  const counters = health.counters?.();
+  const counters = await health.counters?.();
   return {
     status: components.redis.status === 'DOWN' ? 'DEGRADED' : 'UP',
     service: 'proxy-gateway',
