@@ -2,7 +2,7 @@
 // Scenario 6 — footprint: each service started as a process (built dist, as `npm run stack` runs them), its
 // time from spawn to healthy, its RSS idle, its highest RSS through a sustained load run and its RSS after
 // it; every figure beside a bare node:http server measured the same way in the same run. RSS comes from
-// /proc/<pid>/status (VmRSS), sampled every 250 ms. Target: every service stays under 300 MB throughout,
+// /proc/<pid>/status (VmRSS, summed over the process and its children: the gateway runs workers), sampled every 250 ms. Target: every service stays under 300 MB throughout,
 // the engine with its request journal on (bounded by ENGINE_JOURNAL_MAX_ENTRIES).
 //
 // The load, all at once for BENCH_DURATION_S: GETs through the gateway (`/proxy?url=` → the engine's stub,
@@ -22,7 +22,8 @@
 //   BENCH_DATABASE_URL, BENCH_REDIS_URL   as in bench/lib/infra.mjs
 //   BENCH_MAX_S          bound of the whole run (default 900)
 //   BENCH_PROFILE        name of one service to profile: it gets BENCH_NODE_ARGS and its output goes to stderr
-//   BENCH_NODE_ARGS      node flags for that service (default "--trace-gc"; e.g. "--heap-prof --heap-prof-dir=/tmp/p")
+//   BENCH_NODE_ARGS      node flags for that service (default "--trace-gc"; e.g. "--heap-prof --heap-prof-dir=/tmp/p", or
+//                        "--require ./bench/lib/profile/mem-sample.cjs --require ./bench/lib/profile/alloc-profile.cjs")
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

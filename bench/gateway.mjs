@@ -2,15 +2,23 @@
 // Gateway throughput benchmark, one run, every figure measured against the same upstream:
 //   direct                 autocannon -> upstream
 //   /proxy (capture on)    autocannon -> gateway :port/proxy?url=… -> upstream, events XADDed to Redis
+//                          (the gateway as configured by default: proxy.workers=auto, one process per CPU up to 4)
+//   /proxy, 1 worker       the same with PROXY_WORKERS=1 (one Node process), for comparison
 //   forward proxy          autocannon -> gateway forward-proxy port (absolute-form) -> upstream
 //   plain http-proxy       autocannon -> a bare http-proxy-3 pass-through (no keep-alive agent, no capture)
-// for a small body and a 100 KiB body. Ratios are the figures: /proxy vs direct (target >= 25%) and
-// /proxy vs plain http-proxy (target >= 1.5x).
+//   WireMock as proxy      autocannon -> WireMock 3 (the `wiremock` npm package's jar) with a proxyBaseUrl stub
+//   mockttp as proxy       autocannon -> mockttp with a thenForwardTo(upstream) rule
+// for a small body and a 100 KiB body, then the added latency at half of /proxy's maximum rate: p99 of
+// /proxy minus p99 of direct, both driven at the same fixed rate. Ratios are the figures: /proxy vs direct
+// (target >= 25%), vs plain http-proxy (>= 1.5x), vs WireMock as proxy (>= 2x); p99 added < 5 ms.
+// Writes bench/results/gateway.{json,md}.
 //
 // Needs: a build (npx tsc -b tsconfig.json) and a Redis (REDIS_URL, default redis://127.0.0.1:6379).
 // Options (env): BENCH_DURATION_S (default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32),
-// BENCH_SIZES (default small,100KiB), BENCH_LARGE_JSON=1 (100 KiB JSON body), BENCH_JSON=1 for JSON only; BENCH_COMPARE_MAIN=<path to another build's services/proxy-gateway/dist/main.js>
-// adds that gateway's /proxy as a fifth target in the same interleaved rounds (A/B of two builds on a
+// BENCH_SIZES (default small,100KiB), BENCH_LARGE_JSON=1 (100 KiB JSON body), BENCH_JSON=1 for JSON only,
+// BENCH_PEERS=0 (skip WireMock and mockttp), BENCH_WIREMOCK_WARMUP_S (default 10: the JVM's JIT),
+// BENCH_COMPARE_MAIN=<path to another build's services/proxy-gateway/dist/main.js>
+// adds that gateway's /proxy as another target in the same interleaved rounds (A/B of two builds on a
 // shared machine: compare the two /proxy figures of one run, not figures of different runs). The targets
 // are measured in interleaved rounds and each figure is the
 // median of its rounds, so a burst of load from another process skews one round, not one target.
@@ -20,6 +28,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startWireMock } from './engine/targets.mjs';
+import { percentile, sampleLatency } from './lib/load.mjs';
+import { childPids } from './lib/process.mjs';
+import { checksTable, describeMachine, machineLine, table, writeResults } from './lib/results.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'services/proxy-gateway/package.json'));
@@ -64,8 +76,8 @@ http.createServer((req, res) => proxy.web(req, res)).listen(0, '127.0.0.1', func
 `;
 
 const children = [];
-function startChild(args, env = {}) {
-  const child = spawn(process.execPath, args, { cwd: join(root, 'services/proxy-gateway'), env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function startChild(args, env = {}, stdio = ['ignore', 'inherit', 'inherit', 'ipc']) {
+  const child = spawn(process.execPath, args, { cwd: join(root, 'services/proxy-gateway'), env: { ...process.env, ...env }, stdio });
   children.push(child);
   return child;
 }
@@ -98,7 +110,9 @@ function run(opts) {
 function cpuMsOf(pid) {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    const own = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    // a gateway with worker processes: count the whole tree
+    return childPids(pid).reduce((sum, child) => sum + (cpuMsOf(child) ?? 0), own);
   } catch {
     return undefined;
   }
@@ -115,10 +129,10 @@ async function measureOnce({ pid, ...opts }) {
 
 /** Warms every target up, then measures them in interleaved rounds; medians per target. */
 async function measureAll(targets) {
-  for (const { pid: _pid, ...opts } of Object.values(targets)) await run({ ...opts, duration: 2 });
+  for (const { pid: _pid, warmupS, ...opts } of Object.values(targets)) await run({ ...opts, duration: warmupS ?? 2 });
   const samples = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const [name, opts] of Object.entries(targets)) samples[name].push(await measureOnce(opts));
+    for (const [name, { warmupS: _w, ...opts }] of Object.entries(targets)) samples[name].push(await measureOnce(opts));
   }
   return Object.fromEntries(
     Object.entries(samples).map(([name, list]) => [
@@ -134,31 +148,108 @@ async function measureAll(targets) {
   );
 }
 
+/**
+ * p99 added by the gateway at a fixed rate (half of /proxy's maximum): direct and /proxy driven at the same
+ * `overallRate`, in interleaved rounds; the median per-round difference of their p99s.
+ */
+async function addedLatencyAt(rate, direct, viaProxy) {
+  const p99 = { direct: [], proxy: [], p50Direct: [], p50Proxy: [] };
+  for (let round = 0; round < rounds; round++) {
+    const d = await run({ url: direct.url, overallRate: rate });
+    const p = await run({ url: viaProxy.url, overallRate: rate });
+    p99.direct.push(d.latency.p99);
+    p99.proxy.push(p.latency.p99);
+    p99.p50Direct.push(d.latency.p50);
+    p99.p50Proxy.push(p.latency.p50);
+  }
+  const added = p99.proxy.map((v, i) => v - p99.direct[i]);
+  return { rate, p99DirectMs: median(p99.direct), p99ProxyMs: median(p99.proxy), p50DirectMs: median(p99.p50Direct), p50ProxyMs: median(p99.p50Proxy), addedP99Ms: median(added), roundsAddedP99Ms: added };
+}
+
+/** Latency one client sees, one request at a time (nothing else running): direct and /proxy, interleaved in blocks. */
+async function addedLatencyUnloaded(directUrl, proxyUrl) {
+  const direct = [];
+  const proxy = [];
+  for (let block = 0; block < 4; block++) {
+    direct.push(...(await sampleLatency(directUrl, { count: 500 })));
+    proxy.push(...(await sampleLatency(proxyUrl, { count: 500 })));
+  }
+  const at = (xs, p) => Math.round(percentile(xs, p) * 100) / 100;
+  return { requests: direct.length, p50DirectMs: at(direct, 50), p99DirectMs: at(direct, 99), p50ProxyMs: at(proxy, 50), p99ProxyMs: at(proxy, 99), addedP50Ms: Math.round((at(proxy, 50) - at(direct, 50)) * 100) / 100, addedP99Ms: Math.round((at(proxy, 99) - at(direct, 99)) * 100) / 100 };
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-async function main() {
-  const spoolDir = mkdtempSync(join(tmpdir(), 'bench-spool-'));
-  const upstreamPort = await startScript(UPSTREAM);
-  const upstream = `http://127.0.0.1:${upstreamPort}`;
-  const plainPort = await startScript(PLAIN_PROXY, { TARGET: upstream });
-  const [gatewayPort, proxyPort] = [await freePort(), await freePort()];
-  const [upstreamChild, plainChild] = children;
-  const gatewayChild = startChild([gatewayMain], {
-    SERVER_PORT: String(gatewayPort),
-    SERVICE_PROXY_PORT: String(proxyPort),
+async function startGateway(env) {
+  const [port, fwdPort] = [await freePort(), await freePort()];
+  const child = startChild([gatewayMain], {
+    SERVER_PORT: String(port),
+    SERVICE_PROXY_PORT: String(fwdPort),
     REDIS_URL: redisUrl,
-    REDIS_PREFIX: prefix,
-    CAPTURE_SPOOL_DIR: spoolDir,
     // Keep the shared Redis small: 100 KiB bodies are captured in full.
     CAPTURE_STREAM_MAX_LENGTH: '500',
     LOG_LEVEL: 'WARN',
+    ...env,
   });
-  const gateway = `http://127.0.0.1:${gatewayPort}`;
-  await waitForHttp(`${gateway}/health/live`);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/health/live`);
+  return { url, proxyPort: fwdPort, pid: child.pid };
+}
+
+/** WireMock 3 from the npm package's jar, one stub proxying everything to the upstream; undefined + note when unavailable. */
+async function startWireMockProxy(upstream, notes) {
+  const wm = await startWireMock(root, 0);
+  if (wm.skipped) {
+    notes.push(`WireMock as proxy skipped: ${wm.skipped}`);
+    return undefined;
+  }
+  peers.push(wm);
+  const res = await fetch(`${wm.url}/__admin/mappings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: { method: 'ANY', urlPattern: '/.*' }, response: { proxyBaseUrl: upstream } }) });
+  if (!res.ok) {
+    notes.push(`WireMock as proxy skipped: its mapping was refused (${res.status})`);
+    return undefined;
+  }
+  return wm;
+}
+
+/** mockttp in its own process forwarding everything to the upstream; undefined + note when unavailable. */
+async function startMockttpProxy(upstream, notes) {
+  if (!existsSync(join(root, 'node_modules/mockttp/package.json'))) {
+    notes.push('mockttp as proxy skipped: mockttp is not installed under node_modules');
+    return undefined;
+  }
+  const port = await freePort();
+  const child = startChild([join(root, 'bench/lib/mockttp-proxy.mjs'), String(port), upstream], {}, ['ignore', 'pipe', 'inherit', 'ipc']);
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  const deadline = Date.now() + 60000;
+  while (!output.includes('ready')) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      notes.push('mockttp as proxy skipped: it did not start');
+      return undefined;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules/mockttp/package.json'), 'utf8'));
+  return { name: `mockttp ${version}`, url: `http://127.0.0.1:${port}`, pid: child.pid };
+}
+
+const peers = [];
+
+async function main() {
+  const spoolDir = mkdtempSync(join(tmpdir(), 'bench-spool-'));
+  const notes = [];
+  const upstreamPort = await startScript(UPSTREAM);
+  const upstream = `http://127.0.0.1:${upstreamPort}`;
+  const plainPort = await startScript(PLAIN_PROXY, { TARGET: upstream });
+  const [upstreamChild, plainChild] = children;
+  const gateway = await startGateway({ REDIS_PREFIX: prefix, CAPTURE_SPOOL_DIR: join(spoolDir, 'default') });
+  const single = await startGateway({ REDIS_PREFIX: `${prefix}-1w`, CAPTURE_SPOOL_DIR: join(spoolDir, 'single'), PROXY_WORKERS: '1' });
+  const workers = (await (await fetch(`${gateway.url}/health/ready`)).json()).capture.workers?.count ?? 1;
   const compareMain = process.env.BENCH_COMPARE_MAIN;
   let compare;
   if (compareMain) {
@@ -167,6 +258,11 @@ async function main() {
     compare = { url: `http://127.0.0.1:${port}`, pid: child.pid };
     await waitForHttp(`${compare.url}/health/live`);
   }
+  const withPeers = process.env.BENCH_PEERS !== '0';
+  const wireMock = withPeers ? await startWireMockProxy(upstream, notes) : undefined;
+  const mockttp = withPeers ? await startMockttpProxy(upstream, notes) : undefined;
+  if (!withPeers) notes.push('WireMock and mockttp not measured (BENCH_PEERS=0)');
+  const wireMockWarmupS = Number(process.env.BENCH_WIREMOCK_WARMUP_S ?? 10);
 
   const rows = [];
   const sizes = (process.env.BENCH_SIZES ?? 'small,100KiB').split(',');
@@ -174,53 +270,93 @@ async function main() {
     ['small', '/small'],
     ['100KiB', '/large'],
   ].filter(([size]) => sizes.includes(size))) {
-    const m = await measureAll({
+    const targets = {
       direct: { url: `${upstream}${path}`, pid: upstreamChild.pid },
-      viaProxy: { url: `${gateway}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: gatewayChild.pid },
-      forward: { url: `http://127.0.0.1:${proxyPort}`, requests: [{ method: 'GET', path: `${upstream}${path}` }], pid: gatewayChild.pid },
+      viaProxy: { url: `${gateway.url}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: gateway.pid },
+      viaProxy1: { url: `${single.url}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: single.pid },
+      forward: { url: `http://127.0.0.1:${gateway.proxyPort}`, requests: [{ method: 'GET', path: `${upstream}${path}` }], pid: gateway.pid },
       plain: { url: `http://127.0.0.1:${plainPort}${path}`, pid: plainChild.pid },
+      ...(wireMock ? { wireMock: { url: `${wireMock.url}${path}`, pid: wireMock.pid, warmupS: wireMockWarmupS } } : {}),
+      ...(mockttp ? { mockttp: { url: `${mockttp.url}${path}`, pid: mockttp.pid } } : {}),
       ...(compare ? { compareProxy: { url: `${compare.url}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: compare.pid } } : {}),
-    });
-    rows.push({ size, ...m });
+    };
+    const m = await measureAll(targets);
+    const halfLoad = await addedLatencyAt(Math.max(1, Math.round(m.viaProxy.rps / 2)), targets.direct, targets.viaProxy);
+    const unloaded = await addedLatencyUnloaded(targets.direct.url, targets.viaProxy.url);
+    rows.push({ size, ...m, halfLoad, unloaded });
   }
-  const metrics = await (await fetch(`${gateway}/health/ready`)).json();
+  const metrics = await (await fetch(`${gateway.url}/health/ready`)).json();
 
-  const report = rows.map(({ size, direct, viaProxy, forward, plain, compareProxy }) => ({
+  const report = rows.map(({ size, direct, viaProxy, viaProxy1, forward, plain, wireMock: wm, mockttp: mt, compareProxy, halfLoad, unloaded }) => ({
     size,
     directRps: direct.rps,
     proxyRps: viaProxy.rps,
+    proxy1WorkerRps: viaProxy1.rps,
     forwardRps: forward.rps,
     plainHttpProxyRps: plain.rps,
-    p99Ms: { direct: direct.p99Ms, proxy: viaProxy.p99Ms, forward: forward.p99Ms, plainHttpProxy: plain.p99Ms },
+    wireMockProxyRps: wm?.rps,
+    mockttpProxyRps: mt?.rps,
+    p99Ms: { direct: direct.p99Ms, proxy: viaProxy.p99Ms, proxy1Worker: viaProxy1.p99Ms, forward: forward.p99Ms, plainHttpProxy: plain.p99Ms, wireMockProxy: wm?.p99Ms, mockttpProxy: mt?.p99Ms },
     proxyVsDirect: ratio(viaProxy.rps, direct.rps),
+    proxy1WorkerVsDirect: ratio(viaProxy1.rps, direct.rps),
     forwardVsDirect: ratio(forward.rps, direct.rps),
     proxyVsPlainHttpProxy: ratio(viaProxy.rps, plain.rps),
+    proxy1WorkerVsPlainHttpProxy: ratio(viaProxy1.rps, plain.rps),
     forwardVsPlainHttpProxy: ratio(forward.rps, plain.rps),
-    failedRequests: { direct: direct.non2xx, proxy: viaProxy.non2xx, forward: forward.non2xx, plainHttpProxy: plain.non2xx },
-    roundsRps: { direct: direct.roundsRps, proxy: viaProxy.roundsRps, forward: forward.roundsRps, plainHttpProxy: plain.roundsRps },
-    cpuUsPerRequest: { upstreamDirect: direct.cpuUsPerRequest, gatewayProxy: viaProxy.cpuUsPerRequest, gatewayForward: forward.cpuUsPerRequest, plainHttpProxy: plain.cpuUsPerRequest },
+    proxyVsWireMockProxy: wm ? ratio(viaProxy.rps, wm.rps) : undefined,
+    proxyVsMockttpProxy: mt ? ratio(viaProxy.rps, mt.rps) : undefined,
+    halfLoad,
+    unloaded,
+    failedRequests: { direct: direct.non2xx, proxy: viaProxy.non2xx, proxy1Worker: viaProxy1.non2xx, forward: forward.non2xx, plainHttpProxy: plain.non2xx, wireMockProxy: wm?.non2xx, mockttpProxy: mt?.non2xx },
+    roundsRps: { direct: direct.roundsRps, proxy: viaProxy.roundsRps, proxy1Worker: viaProxy1.roundsRps, forward: forward.roundsRps, plainHttpProxy: plain.roundsRps, wireMockProxy: wm?.roundsRps, mockttpProxy: mt?.roundsRps },
+    cpuUsPerRequest: { upstreamDirect: direct.cpuUsPerRequest, gatewayProxy: viaProxy.cpuUsPerRequest, gatewayProxy1Worker: viaProxy1.cpuUsPerRequest, gatewayForward: forward.cpuUsPerRequest, plainHttpProxy: plain.cpuUsPerRequest },
     ...(compareProxy
       ? { compare: { main: compareMain, proxyRps: compareProxy.rps, roundsRps: compareProxy.roundsRps, cpuUsPerRequest: compareProxy.cpuUsPerRequest, proxyVsCompare: ratio(viaProxy.rps, compareProxy.rps), compareVsDirect: ratio(compareProxy.rps, direct.rps), compareVsPlainHttpProxy: ratio(compareProxy.rps, plain.rps) } }
       : {}),
   }));
-  const summary = { connections, durationS, rounds, capture: metrics.capture, results: report };
+  const checks = report.flatMap((r) => [
+    { target: `${r.size}: /proxy >= 25% of direct`, value: pct(r.proxyVsDirect).trim(), threshold: '25%', met: r.proxyVsDirect >= 0.25 },
+    { target: `${r.size}: /proxy >= 1.5x plain http-proxy`, value: x(r.proxyVsPlainHttpProxy).trim(), threshold: '1.5x', met: r.proxyVsPlainHttpProxy >= 1.5 },
+    { target: `${r.size}: /proxy >= 2x WireMock as proxy`, value: r.proxyVsWireMockProxy === undefined ? undefined : x(r.proxyVsWireMockProxy).trim(), threshold: '2x', met: r.proxyVsWireMockProxy === undefined ? null : r.proxyVsWireMockProxy >= 2 },
+    { target: `${r.size}: p99 added at half of /proxy's max rate < 5 ms`, value: `${r.halfLoad.addedP99Ms} ms`, threshold: '5 ms', met: r.halfLoad.addedP99Ms < 5 },
+  ]);
+  const summary = { machine: describeMachine(), connections, durationS, rounds, workers, peers: { wireMock: wireMock?.name, mockttp: mockttp?.name }, notes, capture: metrics.capture, results: report, checks };
   if (process.env.BENCH_JSON) {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
-    process.stdout.write(`gateway benchmark: ${connections} connections, ${rounds} interleaved rounds of ${durationS}s (medians), capture on (Redis ${redisUrl})\n\n`);
-    process.stdout.write('body    | direct rps (p99) | /proxy rps (p99) | forward rps (p99) | plain http-proxy rps (p99) | /proxy:direct | /proxy:plain | forward:direct | forward:plain\n');
-    for (const r of report) {
-      process.stdout.write(
-        `${r.size.padEnd(7)} | ${cell(r.directRps, r.p99Ms.direct)} | ${cell(r.proxyRps, r.p99Ms.proxy)} | ${cell(r.forwardRps, r.p99Ms.forward)}  | ${cell(r.plainHttpProxyRps, r.p99Ms.plainHttpProxy)}           | ${pct(r.proxyVsDirect)}        | ${x(r.proxyVsPlainHttpProxy)}       | ${pct(r.forwardVsDirect)}         | ${x(r.forwardVsPlainHttpProxy)}\n`,
-      );
-    }
-    for (const r of report) process.stdout.write(`rounds rps ${r.size}: ${JSON.stringify(r.roundsRps)}; failed requests: ${JSON.stringify(r.failedRequests)}\n`);
-    for (const r of report) process.stdout.write(`CPU µs per request ${r.size} (the serving process only; independent of other load): ${JSON.stringify(r.cpuUsPerRequest)}\n`);
-    for (const r of report) if (r.compare) process.stdout.write(`compare ${r.size} (${r.compare.main}): /proxy rps ${r.compare.proxyRps} ${JSON.stringify(r.compare.roundsRps)}, CPU ${r.compare.cpuUsPerRequest} µs/request, :direct ${pct(r.compare.compareVsDirect)}, :plain ${x(r.compare.compareVsPlainHttpProxy)}; this build / compare = ${x(r.compare.proxyVsCompare)}\n`);
     const c = metrics.capture;
-    process.stdout.write(`\ncapture: published ${c.published}, spooled ${c.spooled}, replayed ${c.replayed}, dropped ${c.dropped}, buffered ${c.buffered}\n`);
-    const ok = report.every((r) => r.proxyVsDirect >= 0.25 && r.proxyVsPlainHttpProxy >= 1.5);
-    process.stdout.write(`targets (/proxy >= 25% of direct and >= 1.5x plain http-proxy): ${ok ? 'met' : 'NOT met'}\n`);
+    const md = [
+      '## Gateway',
+      '',
+      `${machineLine()}. autocannon, ${connections} connections, ${rounds} interleaved rounds of ${durationS} s after a warm-up (WireMock ${wireMockWarmupS} s); medians. Capture on: every exchange XADDed to Redis (${redisUrl}). /proxy = the gateway as configured by default (proxy.workers=auto: ${workers} worker processes here); "1 worker" = PROXY_WORKERS=1. Peers: plain http-proxy-3 pass-through; ${wireMock?.name ?? 'WireMock (not measured)'} with one proxyBaseUrl stub; ${mockttp?.name ?? 'mockttp (not measured)'} with a thenForwardTo rule.`,
+      '',
+      table(
+        ['body', 'direct rps', '/proxy rps', '1 worker', 'forward proxy', 'plain http-proxy', 'WireMock proxy', 'mockttp proxy', '/proxy:direct', '1 worker:direct', '/proxy:plain', '/proxy:WireMock', '/proxy:mockttp'],
+        report.map((r) => [r.size, r.directRps, r.proxyRps, r.proxy1WorkerRps, r.forwardRps, r.plainHttpProxyRps, r.wireMockProxyRps ?? 'n/a', r.mockttpProxyRps ?? 'n/a', pct(r.proxyVsDirect).trim(), pct(r.proxy1WorkerVsDirect).trim(), x(r.proxyVsPlainHttpProxy).trim(), r.proxyVsWireMockProxy === undefined ? 'n/a' : x(r.proxyVsWireMockProxy).trim(), r.proxyVsMockttpProxy === undefined ? 'n/a' : x(r.proxyVsMockttpProxy).trim()]),
+      ),
+      '',
+      'Latency at half of /proxy\'s maximum rate (fixed rate, same for both; median of rounds):',
+      '',
+      table(
+        ['body', 'rate req/s', 'direct p50 / p99 ms', '/proxy p50 / p99 ms', 'p99 added ms'],
+        report.map((r) => [r.size, r.halfLoad.rate, `${r.halfLoad.p50DirectMs} / ${r.halfLoad.p99DirectMs}`, `${r.halfLoad.p50ProxyMs} / ${r.halfLoad.p99ProxyMs}`, r.halfLoad.addedP99Ms]),
+      ),
+      '',
+      'Latency of one client, one request at a time (no other load; 2,000 requests each, in interleaved blocks):',
+      '',
+      table(
+        ['body', 'direct p50 / p99 ms', '/proxy p50 / p99 ms', 'added p50 / p99 ms'],
+        report.map((r) => [r.size, `${r.unloaded.p50DirectMs} / ${r.unloaded.p99DirectMs}`, `${r.unloaded.p50ProxyMs} / ${r.unloaded.p99ProxyMs}`, `${r.unloaded.addedP50Ms} / ${r.unloaded.addedP99Ms}`]),
+      ),
+      '',
+      `CPU µs per request (the serving process tree only): ${report.map((r) => `${r.size} ${JSON.stringify(r.cpuUsPerRequest)}`).join('; ')}.`,
+      `Capture: published ${c.published}, spooled ${c.spooled}, replayed ${c.replayed}, dropped ${c.dropped}, buffered ${c.buffered}. Failed requests: ${report.map((r) => `${r.size} ${JSON.stringify(r.failedRequests)}`).join('; ')}.`,
+      ...notes.map((n) => `Note: ${n}.`),
+      ...report.filter((r) => r.compare).map((r) => `Compare ${r.size} (${r.compare.main}): /proxy rps ${r.compare.proxyRps} ${JSON.stringify(r.compare.roundsRps)}, CPU ${r.compare.cpuUsPerRequest} µs/request, :direct ${pct(r.compare.compareVsDirect)}, :plain ${x(r.compare.compareVsPlainHttpProxy)}; this build / compare = ${x(r.compare.proxyVsCompare)}.`),
+      '',
+      checksTable(checks),
+    ].join('\n');
+    writeResults('gateway', summary, md);
   }
   rmSync(spoolDir, { recursive: true, force: true });
 }
@@ -234,9 +370,6 @@ function pct(r) {
 function x(r) {
   return `${r.toFixed(2)}x`.padStart(5);
 }
-function cell(rps, p99) {
-  return `${String(rps).padStart(6)} (${String(p99).padStart(3)} ms)`;
-}
 async function freePort() {
   const net = await import('node:net');
   return new Promise((resolve, reject) => {
@@ -249,6 +382,7 @@ async function freePort() {
   });
 }
 async function cleanup() {
+  for (const peer of peers) await peer.stop?.().catch(() => {});
   // Wait for the children (a gateway flushes its buffered events on SIGTERM) before deleting the keys.
   const exited = children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((resolve) => c.once('exit', resolve)));
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');

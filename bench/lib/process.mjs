@@ -2,7 +2,7 @@
 // every one of them killed when the benchmark exits for any reason (normal end, exception, SIGINT/SIGTERM),
 // so a failed run never leaves a server behind. Only processes started here are ever signalled.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 const started = new Set();
@@ -111,11 +111,27 @@ export async function waitHealthy(proc, url, { timeoutMs = 60000, intervalMs = 5
 
 /** Resident set size of a process in MiB, from /proc/<pid>/status (VmRSS); undefined when unavailable. */
 export function readRssMb(pid) {
+  const own = ownRssMb(pid);
+  if (own === undefined) return undefined;
+  // A service that runs as several processes (the gateway's cluster workers) counts them all.
+  return childPids(pid).reduce((sum, child) => sum + (readRssMb(child) ?? 0), own);
+}
+
+function ownRssMb(pid) {
   try {
     const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Pids of a process's direct children (from /proc; empty elsewhere). */
+export function childPids(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+  } catch {
+    return [];
   }
 }
 
