@@ -1,16 +1,16 @@
 'use client';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { hubClient } from '@/lib/api/hub-client';
 import type { Stub } from '@/lib/api/hub-schemas';
 import { describeStubUrl, readStubId } from '@/lib/stubs/stub-list';
 import { useAction, useResource } from '@/lib/ui/use-resource';
+import { replaceEngineParam } from '@/lib/ui/replace-search';
 import { EngineSelect } from './engine-select';
 import { ErrorNote, Loading } from './error-note';
 
 /** Per engine: the upstream proxy target (enable/disable) and recording live traffic into stubs. */
 export function ProxyScreen() {
-  const router = useRouter();
   const pathname = usePathname();
   const engineId = useSearchParams().get('engine') ?? '';
   const target = engineId || undefined;
@@ -43,7 +43,7 @@ export function ProxyScreen() {
     <div className="page">
       <div className="row" style={{ alignItems: 'flex-end', marginBottom: 10 }}>
         <h1 style={{ margin: 0 }}>Proxy &amp; recording</h1>
-        <EngineSelect value={engineId} onChange={(id) => router.replace(id ? `${pathname}?engine=${encodeURIComponent(id)}` : pathname)} />
+        <EngineSelect value={engineId} onChange={(id) => replaceEngineParam(pathname, id || undefined)} />
       </div>
 
       <section className="panel" aria-labelledby="proxy-title">

@@ -6,6 +6,7 @@ import { buildStubForUnmatched, explainNearMiss } from '@/lib/stubs/explain-near
 import { buildDraftUrl, saveStubDraft } from '@/lib/stubs/stub-draft';
 import { describeStubUrl } from '@/lib/stubs/stub-list';
 import { useResource } from '@/lib/ui/use-resource';
+import { replaceEngineParam } from '@/lib/ui/replace-search';
 import { EngineSelect } from './engine-select';
 import { ErrorNote, Loading } from './error-note';
 
@@ -34,7 +35,7 @@ export function UnmatchedScreen() {
     <div className="page">
       <div className="row" style={{ alignItems: 'flex-end', marginBottom: 10 }}>
         <h1 style={{ margin: 0 }}>Unmatched requests</h1>
-        <EngineSelect value={engineId} onChange={(id) => router.replace(id ? `${pathname}?engine=${encodeURIComponent(id)}` : pathname)} />
+        <EngineSelect value={engineId} onChange={(id) => replaceEngineParam(pathname, id || undefined)} />
         <button type="button" onClick={() => { unmatched.reload(); nearMisses.reload(); }}>Refresh</button>
       </div>
       {unmatched.error ? <ErrorNote error={unmatched.error} what="load unmatched requests" onRetry={unmatched.reload} /> : null}

@@ -1,11 +1,12 @@
 'use client';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
 import { hubClient } from '@/lib/api/hub-client';
 import type { Stub } from '@/lib/api/hub-schemas';
 import { takeStubDraft } from '@/lib/stubs/stub-draft';
 import { describeStubUrl, filterAndSortStubs, readMappingsFile, readStubId, DEFAULT_PRIORITY } from '@/lib/stubs/stub-list';
 import { useAction, useResource } from '@/lib/ui/use-resource';
+import { replaceEngineParam } from '@/lib/ui/replace-search';
 import { EngineSelect } from '../engine-select';
 import { ErrorNote, Loading } from '../error-note';
 import { FanoutPanel } from './fanout-panel';
@@ -13,7 +14,6 @@ import { StubEditor } from './stub-editor';
 
 /** Stubs of one engine (the active one unless `?engine=` names another): list, editor, import, push. */
 export function StubsScreen() {
-  const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const engineId = searchParams.get('engine') ?? '';
@@ -44,7 +44,7 @@ export function StubsScreen() {
   const chooseEngine = (id: string) => {
     setSelectedId(undefined);
     setChecked([]);
-    router.replace(id ? `${pathname}?engine=${encodeURIComponent(id)}` : pathname);
+    replaceEngineParam(pathname, id || undefined);
   };
   const importFile = useAction(async (file: File) => {
     const mappings = readMappingsFile(await file.text());

@@ -1,5 +1,5 @@
 'use client';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '@/lib/api/api-error';
 import { HISTORY_PAGE_SIZE, trafficClient } from '@/lib/api/traffic-client';
@@ -7,6 +7,7 @@ import type { ExchangeRow } from '@/lib/api/traffic-schemas';
 import { appendOlderRows, MAX_ROWS_IN_VIEW, mergeNewRows, openLiveFeed, type FeedState } from '@/lib/traffic/live-feed';
 import { classifyStatus, formatBytes, formatDuration, formatTime } from '@/lib/traffic/status-class';
 import { hasFilters, matchesFilters, readFilters, writeFilters, type TrafficFilters } from '@/lib/traffic/traffic-filters';
+import { replaceSearch } from '@/lib/ui/replace-search';
 import { ErrorNote } from '../error-note';
 import { VirtualList } from '../virtual-list';
 import { ExchangeDetail } from './exchange-detail';
@@ -16,7 +17,6 @@ const ROW_HEIGHT = 26;
 
 /** The live traffic monitor: history from the read API, then the live feed on top, newest first. */
 export function TrafficMonitor() {
-  const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const filters = useMemo(() => readFilters(new URLSearchParams(searchParams.toString())), [searchParams]);
@@ -35,9 +35,8 @@ export function TrafficMonitor() {
   const setUrl = useCallback((nextFilters: TrafficFilters, id: string | undefined) => {
     const query = writeFilters(nextFilters);
     if (id) query.set('id', id);
-    const search = query.toString();
-    router.replace(search ? `${pathname}?${search}` : pathname, { scroll: false });
-  }, [pathname, router]);
+    replaceSearch(pathname, query);
+  }, [pathname]);
 
   const loadHistoryPage = useCallback(async (page: number, isFirst: boolean) => {
     setHistory((h) => ({ ...h, isLoading: true, error: undefined }));
