@@ -66,7 +66,9 @@ describe('the dashboard with a hub API key', () => {
     await page.screenshot({ path: join(prepareScreenshotDir(), 'api-key-prompt.png') });
     await dialog.getByLabel('API key').fill('wrong-key');
     await dialog.getByRole('button', { name: 'Use this key' }).click();
-    await dialog.waitFor();
+    // a wrong key is refused on the spot: the dialog stays, says so, and keeps what was typed
+    await dialog.getByRole('alert').getByText('the hub did not accept this API key').waitFor();
+    await expect(dialog.getByLabel('API key').inputValue()).resolves.toBe('wrong-key');
 
     await dialog.getByLabel('API key').fill(API_KEY);
     await dialog.getByRole('button', { name: 'Use this key' }).click();

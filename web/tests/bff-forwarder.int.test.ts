@@ -25,6 +25,11 @@ beforeAll(async () => {
         res.end('id: 1\nevent: exchange\ndata: {"id":"a"}\n\n');
         return;
       }
+      if (req.headers['x-hub-api-key'] === 'wrong key') {
+        res.writeHead(401, { 'content-type': 'application/problem+json' });
+        res.end('{"status":401,"detail":"API key is not valid"}');
+        return;
+      }
       res.writeHead(req.url?.includes('missing') ? 404 : 200, { 'content-type': 'application/json', 'set-cookie': 'upstream=1' });
       res.end(JSON.stringify({ ok: true }));
     });
@@ -66,13 +71,15 @@ describe('hub forwarder (/bff/hub/*)', () => {
   it('uses the key the user entered (session cookie) when the server holds none', async () => {
     const saved = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: 'typed key' }) }));
     expect(saved.status).toBe(204);
+    expect(seen[0]).toMatchObject({ method: 'GET', url: '/hub/admin/registry/servers' });
+    expect(seen[0].headers['x-hub-api-key']).toBe('typed key');
     const cookie = saved.headers.get('set-cookie') ?? '';
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Path=\/bff/);
     const response = await hubRoute.GET(new Request('http://dash.test/bff/hub/admin/registry/servers', { headers: { cookie: cookie.split(';')[0] } }), params(['admin', 'registry', 'servers']));
     expect(response.status).toBe(200);
-    expect(seen[0].headers['x-hub-api-key']).toBe('typed key');
+    expect(seen[1].headers['x-hub-api-key']).toBe('typed key');
   });
 
   it('sends no key at all when none is configured or entered', async () => {
@@ -146,6 +153,22 @@ describe('session key endpoint (/bff/session)', () => {
     const response = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"apiKey":"  "}' }));
     expect(response.status).toBe(400);
     expect((await response.json()).errors[0].path).toBe('apiKey');
+  });
+
+  it('refuses a key the hub does not accept with a 401 problem, and stores nothing', async () => {
+    const response = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"apiKey":"wrong key"}' }));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect((await response.json()).detail).toBe('the hub did not accept this API key');
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('answers 502 naming the hub when the key cannot be checked, and stores nothing', async () => {
+    process.env.HUB_URL = 'http://127.0.0.1:1';
+    const response = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"apiKey":"typed key"}' }));
+    expect(response.status).toBe(502);
+    expect((await response.json()).detail).toContain('127.0.0.1:1');
+    expect(response.headers.get('set-cookie')).toBeNull();
   });
 
   it('forgets the key by expiring the cookie', async () => {

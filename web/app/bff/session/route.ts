@@ -11,7 +11,11 @@ export function GET(request: Request): Response {
   return Response.json({ serverHeldKey: Boolean(readUpstreams().hubApiKey), sessionKey: Boolean(readCookie(request, SESSION_KEY_COOKIE)) });
 }
 
-/** Keeps a key the user entered in an HttpOnly, SameSite=Strict session cookie scoped to /bff. */
+/**
+ * Keeps a key the user entered in an HttpOnly, SameSite=Strict session cookie scoped to /bff, once the hub
+ * has accepted it: a wrong key is answered here (401, nothing stored) instead of being kept and failing
+ * on the next call.
+ */
 export async function POST(request: Request): Promise<Response> {
   const refused = refuseCrossSite(request);
   if (refused) return refused;
@@ -23,11 +27,34 @@ export async function POST(request: Request): Promise<Response> {
       { status: 400, headers: { 'content-type': 'application/problem+json' } },
     );
   }
+  const refusedKey = await checkKeyWithHub(parsed.data.apiKey);
+  if (refusedKey) return refusedKey;
   const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
   return new Response(null, {
     status: 204,
     headers: { 'set-cookie': `${SESSION_KEY_COOKIE}=${encodeURIComponent(parsed.data.apiKey)}; Path=/bff; HttpOnly; SameSite=Strict${secure}` },
   });
+}
+
+/** Asks the hub for its (key-protected) engine list with the key; a problem response when it is not accepted. */
+async function checkKeyWithHub(apiKey: string): Promise<Response | undefined> {
+  const { hubUrl } = readUpstreams();
+  let status: number;
+  try {
+    const answer = await fetch(`${hubUrl}/hub/admin/registry/servers`, { headers: { 'x-hub-api-key': apiKey, accept: 'application/json' }, cache: 'no-store', signal: AbortSignal.timeout(10_000) });
+    await answer.body?.cancel();
+    status = answer.status;
+  } catch (error) {
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    return problem(502, 'Upstream unreachable', `the key could not be checked: ${hubUrl} could not be reached: ${reason}`, 'bad-gateway');
+  }
+  if (status === 401 || status === 403) return problem(401, 'API key refused', 'the hub did not accept this API key', 'unauthorized');
+  if (status >= 500) return problem(502, 'Hub error', `the key could not be checked: the hub answered ${status}`, 'bad-gateway');
+  return undefined;
+}
+
+function problem(status: number, title: string, detail: string, type: string): Response {
+  return Response.json({ type: `https://mockyard.dev/problems/${type}`, title, status, detail }, { status, headers: { 'content-type': 'application/problem+json' } });
 }
 
 export function DELETE(): Response {
