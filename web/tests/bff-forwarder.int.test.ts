@@ -163,6 +163,13 @@ describe('session key endpoint (/bff/session)', () => {
     expect(response.headers.get('set-cookie')).toBeNull();
   });
 
+  it('does not check a typed key when the server holds one (the forwarder uses the server\'s)', async () => {
+    process.env.HUB_API_KEY = 'server-secret';
+    const response = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"apiKey":"wrong key"}' }));
+    expect(response.status).toBe(204);
+    expect(seen).toHaveLength(0);
+  });
+
   it('answers 502 naming the hub when the key cannot be checked, and stores nothing', async () => {
     process.env.HUB_URL = 'http://127.0.0.1:1';
     const response = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"apiKey":"typed key"}' }));

@@ -14,7 +14,7 @@ export function GET(request: Request): Response {
 /**
  * Keeps a key the user entered in an HttpOnly, SameSite=Strict session cookie scoped to /bff, once the hub
  * has accepted it: a wrong key is answered here (401, nothing stored) instead of being kept and failing
- * on the next call.
+ * on the next call. Not checked when the server holds HUB_API_KEY, which the forwarder uses instead.
  */
 export async function POST(request: Request): Promise<Response> {
   const refused = refuseCrossSite(request);
@@ -27,7 +27,8 @@ export async function POST(request: Request): Promise<Response> {
       { status: 400, headers: { 'content-type': 'application/problem+json' } },
     );
   }
-  const refusedKey = await checkKeyWithHub(parsed.data.apiKey);
+  // With a server-held key the typed one is never used (the forwarder prefers HUB_API_KEY): nothing to check.
+  const refusedKey = readUpstreams().hubApiKey ? undefined : await checkKeyWithHub(parsed.data.apiKey);
   if (refusedKey) return refusedKey;
   const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
   return new Response(null, {
