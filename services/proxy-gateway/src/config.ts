@@ -41,7 +41,7 @@ export const gatewayConfigFields = {
     default: 'auto',
     doc: 'gateway processes sharing ports 8080/8888 (Node cluster), like nginx\'s worker_processes: auto = one per CPU, at most 4; 1 = a single process. Each worker has its own upstream pool and spool file; /health/ready sums their capture counters',
   },
-  proxyMaxSockets: { keys: ['proxy.max-sockets'], schema: configSchemas.positiveInt, default: 256, doc: 'keep-alive upstream connections per target host' },
+  proxyMaxSockets: { keys: ['proxy.max-sockets'], schema: configSchemas.positiveInt, default: 256, doc: 'keep-alive upstream connections per target origin (per worker)' },
   outboundAllow: { keys: ['proxy.outbound.allow'], env: ['PROXY_OUTBOUND_ALLOW'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs /proxy and the forward proxy may reach; empty = any (loopback included) not denied' },
   outboundDeny: { keys: ['proxy.outbound.deny'], env: ['PROXY_OUTBOUND_DENY'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs refused with 403 (checked on the name and on every address it resolves to); wins over allow' },
   outboundAllowLinkLocal: { keys: ['proxy.outbound.allow-link-local'], env: ['PROXY_OUTBOUND_ALLOW_LINK_LOCAL'], schema: configSchemas.boolean, default: false, doc: 'let /proxy and the forward proxy reach link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200, 168.63.129.16)' },

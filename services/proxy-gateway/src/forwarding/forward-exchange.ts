@@ -1,5 +1,5 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
 import { randomUUID } from 'node:crypto';
 import type { TextBodyBytes } from '@mockyard/bus';
 import type { TrafficEvent, TrafficSource } from '@mockyard/contracts';
@@ -21,14 +21,13 @@ export interface CaptureSettings {
 
 export interface ForwarderOptions {
   timeoutMs: number;
-  httpAgent: http.Agent;
-  httpsAgent: https.Agent;
+  /** Keep-alive connection pools per target origin (undici). */
+  dispatcher: Dispatcher;
   /**
-   * Agents without pooling for the one retry after a pooled socket turned out dead: a target closes its
-   * idle keep-alive sockets together, so another pooled socket may be just as dead.
+   * Connections that are never pooled, for the one retry after a pooled socket turned out dead: a target
+   * closes its idle keep-alive sockets together, so another pooled socket may be just as dead.
    */
-  freshHttpAgent?: http.Agent;
-  freshHttpsAgent?: https.Agent;
+  freshDispatcher?: Dispatcher;
   capture?: CaptureSettings;
   logger: Logger;
   /** Where targets may be; its lookup is already on the agents, routes pre-check IP literals with it. */
@@ -47,11 +46,11 @@ export interface ExchangeContext {
   sendProblem(problem: HttpProblem): void;
 }
 
-const IDEMPOTENT_WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'TRACE']);
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'TRACE', 'PUT']);
 
 /**
  * Forwards one request to `target` and streams the answer back, as a short list of steps:
- * build the upstream headers → open the upstream request (keep-alive agent, response timeout) → stream
+ * build the upstream headers → open the upstream request (pooled undici dispatcher, response timeout) → stream
  * the client's body up while recording a bounded copy → copy status and end-to-end headers back →
  * stream the body down while recording → publish one traffic event once the client's response closed.
  * A client that goes away aborts the upstream request; an upstream failure before the response started
@@ -63,20 +62,22 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
   const capture = options.capture;
   const requestBody = capture ? new BodyRecorder(capture.maxBodyBytes) : undefined;
   const responseBody = capture ? new BodyRecorder(capture.maxBodyBytes) : undefined;
-  let upstreamRes: IncomingMessage | undefined;
+  let upstreamResponse: { status: number; statusMessage?: string; headers: IncomingHttpHeaders } | undefined;
   let error: string | undefined;
-  let requestBodyStarted = false;
 
-  const rawHeaders = toRawHeaders(withBodyFraming(req, buildUpstreamHeaders(req.rawHeaders, target, ctx.forwarded)));
-  const canRetry = IDEMPOTENT_WITHOUT_BODY.has(req.method ?? '') && !hasBody(req);
+  const rawHeaders = toRawHeaders(withoutExpect(buildUpstreamHeaders(req.rawHeaders, target, ctx.forwarded)));
+  const sendsBody = hasBody(req);
 
   let responseTimer: NodeJS.Timeout | undefined;
-  req.on('data', (chunk: Buffer) => {
-    requestBodyStarted = true;
-    requestBody?.record(chunk);
-    // A long upload is progress, not silence: the timeout counts from the last byte sent.
-    responseTimer?.refresh();
-  });
+  if (sendsBody) {
+    req.on('data', (chunk: Buffer) => {
+      requestBody?.record(chunk);
+      // A long upload is progress, not silence: the timeout counts from the last byte sent.
+      responseTimer?.refresh();
+    });
+    // Adding a 'data' listener starts the flow: hold it until undici reads the body (it resumes the stream).
+    req.pause();
+  }
   req.on('error', () => {
     error ??= 'client request stream failed';
   });
@@ -84,85 +85,98 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
     error ??= 'client connection failed';
   });
 
-  let upstreamReq = openUpstream(true);
+  let upstream = openUpstream(options.dispatcher);
 
   res.once('close', () => {
     clearTimeout(responseTimer);
     if (!res.writableFinished) {
       error ??= 'client closed the connection before the response was complete';
-      upstreamReq.destroy();
-      upstreamRes?.destroy();
+      upstream.abort(new Error(error));
     }
     if (capture) publishEvent(capture);
   });
 
-  function openUpstream(mayRetry: boolean): http.ClientRequest {
-    const isHttps = target.protocol === 'https:';
-    const upstream = (isHttps ? https : http).request({
-      protocol: target.protocol,
-      hostname: target.hostname.replace(/^\[|\]$/g, ''),
-      port: target.port || (isHttps ? 443 : 80),
-      method: req.method,
-      path: `${target.pathname}${target.search}`,
-      headers: rawHeaders,
-      setHost: false,
-      agent: mayRetry ? (isHttps ? options.httpsAgent : options.httpAgent) : ((isHttps ? options.freshHttpsAgent : options.freshHttpAgent) ?? (isHttps ? options.httpsAgent : options.httpAgent)),
-    });
-    const timer = setTimeout(() => upstream.destroy(new UpstreamTimeoutError(options.timeoutMs)), options.timeoutMs);
+  /** One attempt at the target through `dispatcher`; `abort` ends it (from any state, idempotent). */
+  function openUpstream(dispatcher: Dispatcher): { abort(reason: Error): void } {
+    let controller: Dispatcher.DispatchController | undefined;
+    let abortReason: Error | undefined;
+    let gotResponse = false;
+    const timer = setTimeout(() => abort(new UpstreamTimeoutError(options.timeoutMs)), options.timeoutMs);
     responseTimer = timer;
-    upstream.on('finish', () => timer.refresh());
-    upstream.on('response', (upRes) => {
-      clearTimeout(timer);
-      relayResponse(upRes);
-    });
-    upstream.on('error', (err: Error & { code?: string }) => {
-      clearTimeout(timer);
-      if (mayRetry && canRetry && upstream.reusedSocket && err.code === 'ECONNRESET' && !upstreamRes && !res.destroyed) {
-        // A pooled keep-alive socket the target had already closed: safe to resend a bodyless request once.
-        upstreamReq = openUpstream(false);
-        return;
-      }
-      onUpstreamError(err);
-    });
-    if (canRetry && !requestBodyStarted) upstream.end();
-    else req.pipe(upstream);
-    return upstream;
+    // the timeout counts from the last byte of the request sent up
+    if (sendsBody) req.once('end', () => timer.refresh());
+    function abort(reason: Error): void {
+      abortReason ??= reason;
+      if (controller && !controller.aborted) controller.abort(reason);
+    }
+    dispatcher.dispatch(
+      {
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+        headers: rawHeaders,
+        body: sendsBody ? req : null,
+      },
+      {
+        onRequestStart(ctl) {
+          controller = ctl;
+          if (abortReason) ctl.abort(abortReason);
+        },
+        onResponseStart(ctl, statusCode, headers, statusMessage) {
+          if (statusCode < 200) return; // 1xx: the final response follows
+          gotResponse = true;
+          clearTimeout(timer);
+          relayResponse(ctl, statusCode, statusMessage, headers);
+        },
+        onResponseData(ctl, chunk) {
+          responseBody?.record(chunk);
+          if (!res.write(chunk)) ctl.pause();
+        },
+        onResponseEnd() {
+          res.end();
+        },
+        onResponseError(_ctl, err: Error & { code?: string }) {
+          clearTimeout(timer);
+          const failure = abortReason ?? err;
+          if (gotResponse) {
+            error ??= 'target closed the connection before the response was complete';
+            res.destroy();
+            return;
+          }
+          // A pooled keep-alive socket the target had already closed: safe to resend a bodyless request once,
+          // over a connection of its own (a target closes its idle sockets together: another pooled one may be dead too).
+          if (dispatcher === options.dispatcher && options.freshDispatcher && !sendsBody && IDEMPOTENT.has(req.method ?? '') && !abortReason && !res.destroyed && RESET_CODES.has(err.code ?? '')) {
+            upstream = openUpstream(options.freshDispatcher);
+            return;
+          }
+          onUpstreamError(failure);
+        },
+      },
+    );
+    return { abort };
   }
 
-  function relayResponse(upRes: IncomingMessage): void {
-    upstreamRes = upRes;
+  function relayResponse(ctl: Dispatcher.DispatchController, statusCode: number, statusMessage: string | undefined, headersObject: IncomingHttpHeaders): void {
     if (res.destroyed) {
-      upRes.destroy();
+      ctl.abort(new Error('client gone'));
       return;
     }
-    const headers = filterRawHeaders(upRes.rawHeaders);
+    upstreamResponse = { status: statusCode, statusMessage, headers: headersObject };
+    const headers = filterRawHeaders(toStringList(ctl.rawHeaders));
     for (const [name, value] of ctx.extraResponseHeaders ?? []) {
-      if (!upRes.headers[name.toLowerCase()]) headers.push(name, value);
+      if (headersObject[name.toLowerCase()] === undefined) headers.push(name, value);
     }
     try {
       // One writeHead with the raw list keeps repeated headers (Set-Cookie) and the target's spelling.
-      if (upRes.statusMessage) res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, headers);
-      else res.writeHead(upRes.statusCode ?? 502, headers);
+      if (statusMessage) res.writeHead(statusCode, statusMessage, headers);
+      else res.writeHead(statusCode, headers);
     } catch (err) {
-      upstreamRes = undefined;
-      upRes.destroy();
+      upstreamResponse = undefined;
+      ctl.abort(new Error('invalid response head'));
       onUpstreamError(Object.assign(new Error(`invalid response head: ${(err as Error).message}`), { code: 'HPE_INVALID_HEADER_TOKEN' }));
       return;
     }
-    // Relayed by hand rather than with pipe(): same backpressure, a fraction of the per-response setup.
-    upRes.on('data', (chunk: Buffer) => {
-      responseBody?.record(chunk);
-      if (!res.write(chunk)) upRes.pause();
-    });
-    res.on('drain', () => upRes.resume());
-    upRes.on('end', () => res.end());
-    upRes.on('error', () => {
-      error ??= 'target closed the connection before the response was complete';
-      res.destroy();
-    });
-    upRes.on('aborted', () => {
-      error ??= 'target closed the connection before the response was complete';
-    });
+    res.on('drain', () => ctl.resume());
   }
 
   function onUpstreamError(err: Error & { code?: string }): void {
@@ -174,7 +188,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
       return;
     }
     options.logger.debug({ target: toLogSafeUrl(target.toString()), code: err.code, status: problem.status }, 'upstream request failed');
-    req.unpipe();
+    if (sendsBody) req.resume(); // the rest of an upload the target will not get
     ctx.sendProblem(problem);
   }
 
@@ -192,7 +206,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
         url: target.toString(),
         requestHeaders: req.headers,
         requestBody,
-        response: upstreamRes ? { status: upstreamRes.statusCode ?? 0, statusMessage: upstreamRes.statusMessage, headers: upstreamRes.headers, body: responseBody } : undefined,
+        response: upstreamResponse ? { ...upstreamResponse, body: responseBody } : undefined,
         error,
         redactHeaders: settings.redactHeaders,
       });
@@ -209,8 +223,19 @@ function hasBody(req: IncomingMessage): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-/** Keeps the body's framing: a chunked client body without a length goes up chunked too. */
-function withBodyFraming(req: IncomingMessage, headers: ReturnType<typeof buildUpstreamHeaders>) {
-  if (req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] === undefined) headers.push(['Transfer-Encoding', 'chunked']);
+/**
+ * `Expect: 100-continue` was answered by the gateway's own server already; a chunked client body without
+ * a length goes up chunked again (the client sets the framing of a streamed body it has no length for).
+ */
+function withoutExpect(headers: ReturnType<typeof buildUpstreamHeaders>) {
   return headers.filter(([name]) => name.toLowerCase() !== 'expect');
 }
+
+/** undici hands raw header names and values over as Buffers (latin1, as on the wire). */
+function toStringList(raw: Dispatcher.DispatchController['rawHeaders']): string[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.map((item) => (typeof item === 'string' ? item : item.toString('latin1')));
+}
+
+/** Errors of a request written on a socket the target had closed meanwhile (undici: "other side closed"). */
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);

@@ -22,12 +22,14 @@ const UNREACHABLE: Record<string, string> = {
   HPE_INVALID_CONSTANT: 'sent an invalid HTTP response',
   HPE_INVALID_STATUS: 'sent an invalid HTTP response',
   HPE_INVALID_HEADER_TOKEN: 'sent an invalid HTTP response',
+  UND_ERR_SOCKET: 'closed the connection',
+  UND_ERR_HEADERS_OVERFLOW: 'sent response headers over the size limit',
 };
 
 /** Maps a failure to reach the target into the problem the client gets: 504 for timeouts, else 502. */
 export function mapUpstreamError(err: Error & { code?: string }, target: string): HttpProblem {
   if (err instanceof OutboundDeniedError) return toForbiddenProblem(err);
-  if (err instanceof UpstreamTimeoutError || err.code === 'ETIMEDOUT') {
+  if (err instanceof UpstreamTimeoutError || err.code === 'ETIMEDOUT' || err.code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new HttpProblem(504, 'gatewayTimeout', `Target ${target} did not answer within ${err instanceof UpstreamTimeoutError ? err.timeoutMs : '?'} ms`, { target });
   }
   const reason = (err.code && UNREACHABLE[err.code]) ?? (err.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(err.message) ? 'failed the TLS handshake' : undefined);
