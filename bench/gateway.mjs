@@ -26,7 +26,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWireMock } from './engine/targets.mjs';
 import { percentile, sampleLatency } from './lib/load.mjs';
@@ -250,7 +250,8 @@ async function main() {
   const gateway = await startGateway({ REDIS_PREFIX: prefix, CAPTURE_SPOOL_DIR: join(spoolDir, 'default') });
   const single = await startGateway({ REDIS_PREFIX: `${prefix}-1w`, CAPTURE_SPOOL_DIR: join(spoolDir, 'single'), PROXY_WORKERS: '1' });
   const workers = (await (await fetch(`${gateway.url}/health/ready`)).json()).capture.workers?.count ?? 1;
-  const compareMain = process.env.BENCH_COMPARE_MAIN;
+  // relative to where the bench was started (the children run in services/proxy-gateway)
+  const compareMain = process.env.BENCH_COMPARE_MAIN ? resolve(process.env.BENCH_COMPARE_MAIN) : undefined;
   let compare;
   if (compareMain) {
     const [port, fwdPort] = [await freePort(), await freePort()];
