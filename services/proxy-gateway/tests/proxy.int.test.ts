@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { createTestRedis, freePort, type TestRedis } from '@mockyard/testkit';
 import { call, json } from './support/http-call';
 import { startTestGateway } from './support/start-test-gateway';
@@ -158,6 +159,22 @@ describe('POST/GET /proxy?url=… forwarding and capture', () => {
     const [event] = await stream.waitFor((e) => e.url === target);
     expect(event.response).toBeUndefined();
     expect(event.error).toContain('refused');
+  });
+
+  it('answers 502 problem when the target answers with something that is not HTTP, and logs the failure', async () => {
+    const garbage = net.createServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}/not-http`;
+      const res = await call(proxyUrl(target));
+      expect(res.status).toBe(502);
+      expect(json(res)).toMatchObject({ status: 502, detail: expect.stringContaining('sent an invalid HTTP response') });
+      const [event] = await stream.waitFor((e) => e.url === target);
+      expect(event.response).toBeUndefined();
+      expect(event.error).toContain('invalid HTTP response');
+    } finally {
+      await new Promise((resolve) => garbage.close(resolve));
+    }
   });
 
   it('answers 502 problem when the target host does not resolve', async () => {

@@ -106,8 +106,15 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
     // the timeout counts from the last byte of the request sent up
     if (sendsBody) req.once('end', () => timer.refresh());
     function abort(reason: Error): void {
-      abortReason ??= reason;
-      if (controller && !controller.aborted) controller.abort(reason);
+      if (abortReason) return;
+      abortReason = reason;
+      if (controller) {
+        if (!controller.aborted) controller.abort(reason);
+      } else if (reason instanceof UpstreamTimeoutError) {
+        // Not started yet (connecting, or queued behind a full pool): answer the timeout now; the request is
+        // aborted when it does start (onRequestStart) and its late error finds the response already sent.
+        onUpstreamError(reason);
+      }
     }
     dispatcher.dispatch(
       {
@@ -139,6 +146,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
           clearTimeout(timer);
           const failure = abortReason ?? err;
           if (gotResponse) {
+            if (res.writableEnded) return; // answered already (an invalid response head became a 502)
             error ??= 'target closed the connection before the response was complete';
             res.destroy();
             return;

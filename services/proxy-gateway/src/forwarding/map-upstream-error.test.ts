@@ -11,6 +11,9 @@ describe('mapUpstreamError', () => {
     [withCode('socket hang up', 'ECONNRESET'), 502, 'closed the connection'],
     [withCode('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT'), 502, 'TLS handshake'],
     [withCode('weird'), 502, 'could not be reached'],
+    [withCode('other side closed', 'UND_ERR_SOCKET'), 502, 'closed the connection'],
+    [Object.assign(new Error('Response does not match the HTTP/1.1 protocol'), { name: 'HTTPParserError' }), 502, 'sent an invalid HTTP response'],
+    [withCode('Connect Timeout Error', 'UND_ERR_CONNECT_TIMEOUT'), 504, 'did not accept the connection in time'],
     [new UpstreamTimeoutError(1500), 504, 'did not answer within 1500 ms'],
   ])('maps %s to %d', (err, status, detail) => {
     const problem = mapUpstreamError(err, 'http://t.test/');

@@ -30,9 +30,14 @@ const UNREACHABLE: Record<string, string> = {
 export function mapUpstreamError(err: Error & { code?: string }, target: string): HttpProblem {
   if (err instanceof OutboundDeniedError) return toForbiddenProblem(err);
   if (err instanceof UpstreamTimeoutError || err.code === 'ETIMEDOUT' || err.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new HttpProblem(504, 'gatewayTimeout', `Target ${target} did not answer within ${err instanceof UpstreamTimeoutError ? err.timeoutMs : '?'} ms`, { target });
+    const what = err instanceof UpstreamTimeoutError ? `did not answer within ${err.timeoutMs} ms` : 'did not accept the connection in time';
+    return new HttpProblem(504, 'gatewayTimeout', `Target ${target} ${what}`, { target });
   }
-  const reason = (err.code && UNREACHABLE[err.code]) ?? (err.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(err.message) ? 'failed the TLS handshake' : undefined);
+  const reason =
+    (err.code && UNREACHABLE[err.code]) ??
+    // undici's parser errors carry no code, only their name
+    (err.name === 'HTTPParserError' ? 'sent an invalid HTTP response' : undefined) ??
+    (err.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(err.message) ? 'failed the TLS handshake' : undefined);
   const detail = `Target ${target} ${reason ?? 'could not be reached'}${err.code ? ` (${err.code})` : ''}`;
   return HttpProblem.badGateway(detail, { target });
 }
