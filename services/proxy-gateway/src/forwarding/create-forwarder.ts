@@ -23,8 +23,8 @@ export interface Forwarder {
 /**
  * The forwarding dependencies shared by /proxy and the forward-proxy port: keep-alive connection pools
  * (reusing upstream connections is most of the gap to a plain pass-through proxy) and the capture settings.
- * The upstream client is undici's dispatcher, not `http.request`: a proxy sends every request twice, and
- * undici's client side costs about a third less CPU per request than Node's (bench/gateway.mjs).
+ * The upstream client is undici's dispatcher, not `http.request`: a proxy is also an HTTP client for every
+ * request it serves, and undici's client costs about a third less CPU per request than Node's (decision 5).
  */
 export function createForwarder(settings: ForwarderSettings, publisher: TrafficPublisher | undefined, logger: Logger): Forwarder {
   const outbound = new OutboundPolicy(settings.outbound);
