@@ -65,7 +65,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
   let upstreamResponse: { status: number; statusMessage?: string; headers: IncomingHttpHeaders } | undefined;
   let error: string | undefined;
 
-  const rawHeaders = toRawHeaders(withoutExpect(buildUpstreamHeaders(req.rawHeaders, target, ctx.forwarded)));
+  const rawHeaders = toRawHeaders(buildUpstreamHeaders(req.rawHeaders, target, ctx.forwarded));
   const sendsBody = hasBody(req);
 
   let responseTimer: NodeJS.Timeout | undefined;
@@ -229,14 +229,6 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
-
-/**
- * `Expect: 100-continue` was answered by the gateway's own server already; a chunked client body without
- * a length goes up chunked again (the client sets the framing of a streamed body it has no length for).
- */
-function withoutExpect(headers: ReturnType<typeof buildUpstreamHeaders>) {
-  return headers.filter(([name]) => name.toLowerCase() !== 'expect');
 }
 
 /** undici hands raw header names and values over as Buffers (latin1, as on the wire). */

@@ -31,7 +31,7 @@ describe('buildUpstreamHeaders', () => {
   const target = new URL('http://upstream.test:8081/a?b=1');
 
   it('sets Host to the target and adds X-Forwarded-For, -Proto and -Host', () => {
-    const headers = buildUpstreamHeaders(['Host', 'localhost:8080', 'Accept', 'application/json', 'Connection', 'keep-alive'], target, {
+    const headers = buildUpstreamHeaders(['Host', 'localhost:8080', 'Accept', 'application/json', 'Connection', 'keep-alive', 'Expect', '100-continue'], target, {
       clientAddress: '127.0.0.1',
       proto: 'http',
       host: 'localhost:8080',

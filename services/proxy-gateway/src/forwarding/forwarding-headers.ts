@@ -69,7 +69,8 @@ export interface ForwardedFor {
  * and X-Forwarded-For (appended to), -Proto and -Host describing the client's request.
  */
 export function buildUpstreamHeaders(rawHeaders: readonly string[], target: URL, forwarded: ForwardedFor): HeaderEntry[] {
-  const entries = stripHopByHopHeaders(rawHeaders, ['host', 'x-forwarded-proto', 'x-forwarded-host']);
+  // `Expect: 100-continue` was answered by the gateway's own server; the target gets the body right away.
+  const entries = stripHopByHopHeaders(rawHeaders, ['host', 'expect', 'x-forwarded-proto', 'x-forwarded-host']);
   const xffIndex = entries.findIndex(([name]) => name.toLowerCase() === 'x-forwarded-for');
   const priorFor = xffIndex >= 0 ? ([] as string[]).concat(entries[xffIndex][1]).join(', ') : '';
   if (xffIndex >= 0) entries.splice(xffIndex, 1);
