@@ -28,16 +28,7 @@ export async function forwardRequest(request: Request, upstreamUrl: string, extr
       signal: request.signal,
     });
   } catch (error) {
-    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    return Response.json(
-      {
-        type: 'https://mockyard.dev/problems/bad-gateway',
-        title: 'Upstream unreachable',
-        status: 502,
-        detail: `${new URL(upstreamUrl).origin} could not be reached: ${reason}`,
-      },
-      { status: 502, headers: { 'content-type': 'application/problem+json' } },
-    );
+    return problemResponse(502, 'bad-gateway', 'Upstream unreachable', `${new URL(upstreamUrl).origin} could not be reached: ${describeFetchFailure(error)}`);
   }
   const responseHeaders = new Headers();
   upstream.headers.forEach((value, name) => {
@@ -45,6 +36,16 @@ export async function forwardRequest(request: Request, upstreamUrl: string, extr
   });
   responseHeaders.set('cache-control', upstream.headers.get('cache-control') ?? 'no-store');
   return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: responseHeaders });
+}
+
+/** An RFC 9457 problem answer from this app's server (`type` is the suffix of https://mockyard.dev/problems/). */
+export function problemResponse(status: number, type: string, title: string, detail: string, extra: Record<string, unknown> = {}): Response {
+  return Response.json({ type: `https://mockyard.dev/problems/${type}`, title, status, detail, ...extra }, { status, headers: { 'content-type': 'application/problem+json' } });
+}
+
+/** Why a server-side fetch failed: undici's network error hides the reason in its `cause`. */
+export function describeFetchFailure(error: unknown): string {
+  return error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
 }
 
 /** The query string of the incoming request, with its leading "?" (or ""). */
@@ -69,11 +70,7 @@ export function readCookie(request: Request, name: string): string | undefined {
  * Returns the problem to answer, or undefined when the request may pass.
  */
 export function refuseCrossSite(request: Request): Response | undefined {
-  const refuse = (detail: string) =>
-    Response.json(
-      { type: 'https://mockyard.dev/problems/forbidden', title: 'Forbidden', status: 403, detail },
-      { status: 403, headers: { 'content-type': 'application/problem+json' } },
-    );
+  const refuse = (detail: string) => problemResponse(403, 'forbidden', 'Forbidden', detail);
   if (request.headers.get('sec-fetch-site') === 'cross-site') return refuse('cross-site requests to the dashboard forwarder are refused');
   const origin = request.headers.get('origin');
   const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readCookie, refuseCrossSite, SESSION_KEY_COOKIE } from '../../../lib/server/forward-request';
+import { describeFetchFailure, problemResponse, readCookie, refuseCrossSite, SESSION_KEY_COOKIE } from '../../../lib/server/forward-request';
 import { readUpstreams } from '../../../lib/server/upstreams';
 
 export const dynamic = 'force-dynamic';
@@ -21,11 +21,9 @@ export async function POST(request: Request): Promise<Response> {
   if (refused) return refused;
   const parsed = SaveKeySchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) {
-    return Response.json(
-      { type: 'https://mockyard.dev/problems/validation', title: 'Invalid request', status: 400, detail: 'apiKey must be a non-blank string',
-        errors: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) },
-      { status: 400, headers: { 'content-type': 'application/problem+json' } },
-    );
+    return problemResponse(400, 'validation', 'Invalid request', 'apiKey must be a non-blank string', {
+      errors: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    });
   }
   // With a server-held key the typed one is never used (the forwarder prefers HUB_API_KEY): nothing to check.
   const refusedKey = readUpstreams().hubApiKey ? undefined : await checkKeyWithHub(parsed.data.apiKey);
@@ -46,16 +44,11 @@ async function checkKeyWithHub(apiKey: string): Promise<Response | undefined> {
     await answer.body?.cancel();
     status = answer.status;
   } catch (error) {
-    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    return problem(502, 'Upstream unreachable', `the key could not be checked: ${hubUrl} could not be reached: ${reason}`, 'bad-gateway');
+    return problemResponse(502, 'bad-gateway', 'Upstream unreachable', `the key could not be checked: ${hubUrl} could not be reached: ${describeFetchFailure(error)}`);
   }
-  if (status === 401 || status === 403) return problem(401, 'API key refused', 'the hub did not accept this API key', 'unauthorized');
-  if (status >= 500) return problem(502, 'Hub error', `the key could not be checked: the hub answered ${status}`, 'bad-gateway');
+  if (status === 401 || status === 403) return problemResponse(401, 'unauthorized', 'API key refused', 'the hub did not accept this API key');
+  if (status >= 500) return problemResponse(502, 'bad-gateway', 'Hub error', `the key could not be checked: the hub answered ${status}`);
   return undefined;
-}
-
-function problem(status: number, title: string, detail: string, type: string): Response {
-  return Response.json({ type: `https://mockyard.dev/problems/${type}`, title, status, detail }, { status, headers: { 'content-type': 'application/problem+json' } });
 }
 
 export function DELETE(): Response {
