@@ -1,16 +1,15 @@
 import cluster from 'node:cluster';
-import os from 'node:os';
 import { ConfigError } from '@mockyard/config';
 import { createLogger, createShutdown, handleSignals } from '@mockyard/service-kit';
 import { loadGatewayConfig } from './config';
 import { runPrimary } from './workers/run-primary';
-import { resolveWorkerCount } from './workers/worker-count';
+import { availableCpus, resolveWorkerCount } from './workers/worker-count';
 import { WORKER_INDEX_ENV } from './workers/worker-messages';
 
 async function main() {
   const config = loadGatewayConfig({ env: process.env });
   const logger = createLogger({ service: 'proxy-gateway', level: config.logLevel });
-  const workers = resolveWorkerCount(config.workers, os.availableParallelism());
+  const workers = resolveWorkerCount(config.workers, availableCpus());
   if (workers > 1 && cluster.isPrimary) {
     // The primary only supervises: the workers serve both ports and do the forwarding.
     const primary = runPrimary({ workers, logger, shutdownTimeoutMs: config.shutdownTimeoutMs });
