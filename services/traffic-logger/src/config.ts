@@ -26,6 +26,12 @@ export const loggerConfigFields = {
     default: `${hostname()}-${process.pid}`,
     doc: 'this instance\'s name in the consumer group (default <hostname>-<pid>; unique per instance)',
   },
+  consumerConcurrency: {
+    keys: ['traffic.consumer.concurrency'],
+    schema: configSchemas.positiveInt.max(8, 'must be <= 8'),
+    default: 2,
+    doc: 'consumers this instance runs side by side, each its own member of the group (<name>, <name>-2, …): one decodes and maps its batch while another\'s insert is in the database',
+  },
   batchSize: { keys: ['traffic.consumer.batch-size'], schema: configSchemas.positiveInt.max(5000, 'must be <= 5000'), default: 500, doc: 'most events stored per database insert' },
   batchMaxBytes: {
     keys: ['traffic.consumer.batch-max-bytes'],

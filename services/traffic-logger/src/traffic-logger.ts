@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { TrafficConsumer } from '@mockyard/bus';
+import { TrafficConsumer, type TrafficConsumerStats } from '@mockyard/bus';
 import { redisKeys } from '@mockyard/contracts';
 import type { DbHandle } from '@mockyard/db';
 import type { Logger } from '@mockyard/service-kit';
@@ -16,7 +16,10 @@ export const storedChannel = (prefix: string) => `${prefix}:traffic:stored`;
 
 export interface TrafficLoggerParts {
   app: ReturnType<typeof createApp>;
-  consumer: TrafficConsumer;
+  /** `traffic.consumer.concurrency` members of the consumer group, sharing the handler. */
+  consumers: TrafficConsumer[];
+  /** The consumers' counters summed. */
+  consumerStats(): TrafficConsumerStats;
   repo: ExchangeRepo;
   feeds: LiveFeeds;
   /** Starts consuming, the live tail's subscription and the retention job. */
@@ -45,18 +48,26 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
     tail.poke();
     redis.publish(storedChannel(config.redisPrefix), String(Math.max(...seqs))).catch((err: Error) => logger.debug({ err: err.message }, 'stored announcement not published'));
   };
-  const consumer = new TrafficConsumer({
-    redis,
-    prefix: config.redisPrefix,
-    consumerName: config.consumerName,
-    batchSize: config.batchSize,
-    batchMaxBytes: config.batchMaxBytes,
-    batchMaxWaitMs: config.batchMaxWaitMs,
-    claimIdleMs: config.claimIdleMs,
-    deadLetterMaxLength: config.deadLetterMaxLength,
-    logger,
-    handle: createStoreTrafficBatch({ repo, pingDatabase: () => db.ping(), onStored: announce, logger }),
-  });
+  const handle = createStoreTrafficBatch({ repo, pingDatabase: () => db.ping(), onStored: announce, logger });
+  // Several members per instance: while one batch's insert is in the database (inserts queue on the
+  // sequence lock), another batch is read, decoded and mapped. Each member keeps its own pending list, so
+  // every guarantee of separate instances holds (ack after commit, own pending re-read after a restart).
+  const consumerNames = Array.from({ length: config.consumerConcurrency }, (_, i) => (i === 0 ? config.consumerName : `${config.consumerName}-${i + 1}`));
+  const consumers = consumerNames.map(
+    (consumerName) =>
+      new TrafficConsumer({
+        redis,
+        prefix: config.redisPrefix,
+        consumerName,
+        batchSize: config.batchSize,
+        batchMaxBytes: config.batchMaxBytes,
+        batchMaxWaitMs: config.batchMaxWaitMs,
+        claimIdleMs: config.claimIdleMs,
+        deadLetterMaxLength: config.deadLetterMaxLength,
+        logger,
+        handle,
+      }),
+  );
   const retention = new RetentionQueue({
     connection: bullConnection,
     bullPrefix: keys.bullPrefix,
@@ -75,25 +86,32 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
 
   return {
     app,
-    consumer,
+    consumers,
+    consumerStats: () => sumStats(consumers.map((c) => c.stats)),
     repo,
     feeds,
     async start() {
       await Promise.all([redis.connect(), subscriber.connect(), bullConnection.connect()]);
       subscriber.on('message', () => tail.poke());
       await subscriber.subscribe(storedChannel(config.redisPrefix));
-      await consumer.start();
+      await Promise.all(consumers.map((c) => c.start()));
       await retention.start();
-      logger.info({ consumer: config.consumerName, stream: keys.trafficStream, group: keys.trafficConsumerGroup }, 'traffic consumer started');
+      logger.info({ consumers: consumerNames, stream: keys.trafficStream, group: keys.trafficConsumerGroup }, 'traffic consumer started');
     },
     async stop(graceMs) {
-      await consumer.stop(graceMs);
+      await Promise.all(consumers.map((c) => c.stop(graceMs)));
       feeds.closeAll();
       await tail.stop();
       await retention.stop().catch((err: Error) => logger.warn({ err: err.message }, 'retention stop failed'));
       await Promise.all([subscriber, bullConnection, redis].map((conn) => closeRedis(conn)));
     },
   };
+}
+
+function sumStats(all: TrafficConsumerStats[]): TrafficConsumerStats {
+  const total: TrafficConsumerStats = { batches: 0, acked: 0, deadLettered: 0, claimed: 0, failedBatches: 0 };
+  for (const stats of all) for (const key of Object.keys(total) as (keyof TrafficConsumerStats)[]) total[key] += stats[key];
+  return total;
 }
 
 /** QUIT (the server closes the socket, nothing lingers); cut the connection if Redis does not answer soon. */

@@ -39,7 +39,7 @@ it('acks and dead-letters nothing while the database is unreachable, and stores 
   await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database.name]);
   const during = [makeEvent(), makeEvent(), makeEvent()];
   await publish(redis, testRedis.prefix, during);
-  await waitFor(async () => logger!.consumer.stats.failedBatches >= 1 && (await pending()) === 3, 'a failed batch left pending');
+  await waitFor(async () => logger!.consumerStats().failedBatches >= 1 && (await pending()) === 3, 'a failed batch left pending');
   const ready = await fetch(`${logger.url}/health/ready`);
   expect(ready.status).toBe(503);
   expect((await ready.json()).components.database.status).toBe('DOWN');

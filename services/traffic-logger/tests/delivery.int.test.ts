@@ -38,7 +38,7 @@ it('stores a redelivered event once and acks both deliveries', async () => {
   const logger = await start();
   const event = makeEvent();
   await publish(redis, testRedis.prefix, [event, makeEvent(), event]);
-  await waitFor(async () => logger.consumer.stats.acked === 3, 'three acks');
+  await waitFor(async () => logger.consumerStats().acked === 3, 'three acks');
   expect(await countRows(logger.db)).toBe(2);
   expect(await pendingCount()).toBe(0);
 });
@@ -54,7 +54,7 @@ it('claims a stale pending entry of a dead consumer and stores it', async () => 
   const logger = await start();
   await waitFor(async () => (await pendingCount()) === 0, 'the stale entry to be claimed and acked');
   expect(await rowIds(logger)).toEqual([event.id]);
-  expect(logger.consumer.stats.claimed).toBe(1);
+  expect(logger.consumerStats().claimed).toBe(1);
 });
 
 it('moves undecodable entries to the dead-letter stream with the reason and keeps consuming', async () => {
@@ -65,11 +65,15 @@ it('moves undecodable entries to the dead-letter stream with the reason and keep
   await waitFor(async () => (await redis.xlen(keys.trafficDeadLetter)) === 3, 'three dead letters');
   await waitFor(async () => (await countRows(logger.db)) === 1, 'the good event stored');
   const dead = (await redis.xrange(keys.trafficDeadLetter, '-', '+')).map(([, fields]) => Object.fromEntries(fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1]]]), [])));
-  expect(dead).toEqual([
-    expect.objectContaining({ event: '{not json', reason: expect.stringContaining('invalid JSON') }),
-    expect.objectContaining({ reason: expect.stringContaining('not a TrafficEvent: id:') }),
-    expect.objectContaining({ event: '', reason: 'missing field "event" (fields: payload)' }),
-  ]);
+  // The instance's consumers share the entries, so the dead letters need not keep the stream's order.
+  expect(dead).toHaveLength(3);
+  expect(dead).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ event: '{not json', reason: expect.stringContaining('invalid JSON') }),
+      expect.objectContaining({ reason: expect.stringContaining('not a TrafficEvent: id:') }),
+      expect.objectContaining({ event: '', reason: 'missing field "event" (fields: payload)' }),
+    ]),
+  );
   expect(await rowIds(logger)).toEqual([good.id]);
   expect(await pendingCount()).toBe(0);
 });

@@ -30,7 +30,7 @@ it('deletes exchanges older than the max age on the repeatable BullMQ job', asyn
   const old = [makeEvent({ startedAt: hoursAgo(30) }), makeEvent({ startedAt: hoursAgo(25) })];
   const recent = makeEvent({ startedAt: hoursAgo(1) });
   await publish(redis, testRedis.prefix, [...old, recent]);
-  await waitFor(async () => logger!.consumer.stats.acked === 3, 'three events consumed');
+  await waitFor(async () => logger!.consumerStats().acked === 3, 'three events consumed');
   await waitFor(async () => (await countRows(logger!.db)) === 1, 'the old exchanges deleted by the job');
   const [{ id }] = await logger.db.prisma.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM exchanges');
   expect(id).toBe(recent.id);
