@@ -158,7 +158,7 @@ export class TrafficConsumer {
           continue;
         }
         const delayMs = this.nextRetryDelayMs();
-        logger.warn({ err: message, retryInMs: delayMs }, 'traffic consumer loop failed; retrying');
+        logger.warn({ err: message, retryInMs: delayMs, consumer: this.options.consumerName }, 'traffic consumer loop failed; retrying');
         readOwnPending = true;
         await this.pause(delayMs);
       }
@@ -261,7 +261,7 @@ export class TrafficConsumer {
       outcome = await this.options.handle(good);
     } catch (err) {
       this.stats.failedBatches += 1;
-      logger.warn({ err: (err as Error).message, count: good.length }, 'traffic batch not stored; it stays pending and is retried');
+      logger.warn({ err: (err as Error).message, count: good.length, consumer: this.options.consumerName }, 'traffic batch not stored; it stays pending and is retried');
       return false;
     }
     this.stats.batches += 1;
