@@ -16,6 +16,15 @@ describe('POST/GET /proxy?url=… forwarding and capture', () => {
   let gateway: Awaited<ReturnType<typeof startTestGateway>>;
   let stream: TrafficStreamReader;
   const proxyUrl = (target: string) => `${gateway.url}/proxy?url=${encodeURIComponent(target)}`;
+  /** Proxies a GET to `target`: a 502 problem whose detail names `detail`, and a logged event with no response and `error`. */
+  const expectBadGatewayLogged = async (target: string, detail: string, error: string) => {
+    const res = await call(proxyUrl(target));
+    expect(res.status).toBe(502);
+    expect(json(res)).toMatchObject({ status: 502, detail: expect.stringContaining(detail) });
+    const [event] = await stream.waitFor((e) => e.url === target);
+    expect(event.response).toBeUndefined();
+    expect(event.error).toContain(error);
+  };
 
   beforeAll(async () => {
     redis = createTestRedis();
@@ -152,26 +161,14 @@ describe('POST/GET /proxy?url=… forwarding and capture', () => {
 
   it('answers 502 problem when the target refuses the connection, and logs the failure', async () => {
     const closedPort = await freePort();
-    const target = `http://127.0.0.1:${closedPort}/nothing`;
-    const res = await call(proxyUrl(target));
-    expect(res.status).toBe(502);
-    expect(json(res)).toMatchObject({ status: 502, detail: expect.stringContaining('refused the connection') });
-    const [event] = await stream.waitFor((e) => e.url === target);
-    expect(event.response).toBeUndefined();
-    expect(event.error).toContain('refused');
+    await expectBadGatewayLogged(`http://127.0.0.1:${closedPort}/nothing`, 'refused the connection', 'refused');
   });
 
   it('answers 502 problem when the target answers with something that is not HTTP, and logs the failure', async () => {
     const garbage = net.createServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
     await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
     try {
-      const target = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}/not-http`;
-      const res = await call(proxyUrl(target));
-      expect(res.status).toBe(502);
-      expect(json(res)).toMatchObject({ status: 502, detail: expect.stringContaining('sent an invalid HTTP response') });
-      const [event] = await stream.waitFor((e) => e.url === target);
-      expect(event.response).toBeUndefined();
-      expect(event.error).toContain('invalid HTTP response');
+      await expectBadGatewayLogged(`http://127.0.0.1:${(garbage.address() as AddressInfo).port}/not-http`, 'sent an invalid HTTP response', 'invalid HTTP response');
     } finally {
       await new Promise((resolve) => garbage.close(resolve));
     }
