@@ -3,25 +3,28 @@ import { redisKeys, TRAFFIC_EVENT_FIELD, type TrafficEvent } from '@mockyard/con
 import type { BusLogger } from './bus-logger';
 import { decodeTrafficEntry } from './decode-traffic-entry';
 
-/** What a dead letter keeps of an entry: its fields as they were, and why it was set aside. */
-type DeadLetter = { entryId: string; raw: string; bodyFields: string[]; reason: string };
-
-/** One decoded stream entry handed to the batch handler. */
+/** One decoded event of a stream entry (an entry carries a batch of events) handed to the batch handler. */
 export interface TrafficEntry {
   entryId: string;
+  /** The event's position in its entry. */
+  index: number;
   event: TrafficEvent;
-  /** The entry's JSON as it was on the stream (kept for dead-lettering rejected entries). */
+  /** The event's JSON as it was on the stream (kept for dead-lettering rejected events). */
   raw: string;
-  /** Body fields of the entry as they were (`[name, value, …]`), for the same reason. */
+  /** Body fields of the event as they were (`[name, value, …]`), for the same reason. */
   bodyFields: string[];
 }
 
+/** What a dead letter keeps of an event: its fields as they were, and why it was set aside. */
+type DeadLetter = Omit<TrafficEntry, 'event'> & { reason: string };
+
 /**
- * What the handler reports after it committed: entries it could not store for a reason that retrying
- * will not fix (the database rejected the row). They go to the dead letters; everything else is acked.
+ * What the handler reports after it committed: events it could not store for a reason that retrying
+ * will not fix (the database rejected the row). They go to the dead letters; an entry is acked once
+ * each of its events is stored or dead-lettered.
  */
 export interface TrafficBatchOutcome {
-  rejected?: { entryId: string; reason: string }[];
+  rejected?: { entry: TrafficEntry; reason: string }[];
 }
 
 /** Stores a batch; resolves only after the commit. Throwing means "nothing stored": nothing is acked. */
@@ -32,6 +35,7 @@ export interface TrafficConsumerOptions {
   redis: Redis;
   prefix: string;
   consumerName: string;
+  /** Events per batch handed over: reads ask for as many entries as hold about this many at the recent events per entry. */
   batchSize: number;
   /**
    * Bound of a batch's bytes (the entries' JSON): reads ask for as many entries as fit at the sizes seen
@@ -55,8 +59,11 @@ export interface TrafficConsumerOptions {
 
 export interface TrafficConsumerStats {
   batches: number;
+  /** Events stored and acked. */
   acked: number;
+  /** Events moved to the dead letters (and acked). */
   deadLettered: number;
+  /** Entries claimed from dead consumers. */
   claimed: number;
   failedBatches: number;
 }
@@ -80,6 +87,8 @@ export class TrafficConsumer {
   private wake?: () => void;
   /** Moving average of an entry's bytes, for the COUNT of the next read (batchMaxBytes). */
   private entryBytes = 0;
+  /** Moving average of the events in an entry, for the COUNT of the next read (batchSize is in events). */
+  private entryEvents = 0;
 
   constructor(private readonly options: TrafficConsumerOptions) {
     this.keys = redisKeys(options.prefix);
@@ -179,7 +188,7 @@ export class TrafficConsumer {
   }
 
   /**
-   * Blocks for the first entries, then keeps reading until the batch is full (batchSize entries or
+   * Blocks for the first entries, then keeps reading until the batch is full (batchSize events or
    * batchMaxBytes) or its wait is over.
    */
   private async collectBatch(): Promise<RawEntry[]> {
@@ -188,22 +197,28 @@ export class TrafficConsumer {
     const blockMs = Math.max(this.claimPeriodMs(), 50);
     const batch = await this.read('>', blockMs, this.readCount(batchSize));
     let bytes = entriesBytes(batch);
-    if (batch.length === 0 || batch.length >= batchSize || bytes >= maxBytes || batchMaxWaitMs <= 0) return batch;
+    let events = entriesEvents(batch);
+    if (batch.length === 0 || events >= batchSize || bytes >= maxBytes || batchMaxWaitMs <= 0) return batch;
     const deadline = Date.now() + batchMaxWaitMs;
-    while (batch.length < batchSize && bytes < maxBytes && !this.stopping) {
+    while (events < batchSize && bytes < maxBytes && !this.stopping) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      const more = await this.read('>', left, this.readCount(batchSize - batch.length, maxBytes - bytes));
+      const more = await this.read('>', left, this.readCount(batchSize - events, maxBytes - bytes));
       if (more.length === 0) break;
       batch.push(...more);
       bytes += entriesBytes(more);
+      events += entriesEvents(more);
     }
     return batch;
   }
 
-  /** How many entries to ask for: at most `count`, and as many as fit in `bytesLeft` at the recent entry size. */
-  private readCount(count: number, bytesLeft = this.options.batchMaxBytes ?? Infinity): number {
-    return entriesThatFit(count, bytesLeft, this.entryBytes);
+  /**
+   * How many entries to ask for: about `events` events at the recent events per entry, and as many
+   * entries as fit in `bytesLeft` at the recent entry size.
+   */
+  private readCount(events: number, bytesLeft = this.options.batchMaxBytes ?? Infinity): number {
+    const entries = this.entryEvents > 1 ? Math.max(1, Math.round(events / this.entryEvents)) : events;
+    return entriesThatFit(entries, bytesLeft, this.entryBytes);
   }
 
   private async read(from: '0' | '>', blockMs: number, count: number): Promise<RawEntry[]> {
@@ -219,6 +234,8 @@ export class TrafficConsumer {
     if (entries.length) {
       const average = entriesBytes(entries) / entries.length;
       this.entryBytes = this.entryBytes === 0 ? average : Math.max(average, 0.8 * this.entryBytes + 0.2 * average);
+      const events = entriesEvents(entries) / entries.length;
+      this.entryEvents = this.entryEvents === 0 ? events : 0.8 * this.entryEvents + 0.2 * events;
     }
     return entries;
   }
@@ -241,55 +258,65 @@ export class TrafficConsumer {
     return claimed;
   }
 
-  /** Decodes, hands over, and acks only what the handler committed. False when the batch must be retried. */
+  /**
+   * Decodes, hands the events over, then dead-letters what could not be decoded or stored and acks the
+   * entries, only after the handler committed. False when the batch must be retried.
+   */
   private async process(entries: RawEntry[]): Promise<boolean> {
     const { logger } = this.options;
     const good: TrafficEntry[] = [];
     const bad: DeadLetter[] = [];
+    const entryIds: string[] = [];
     const seen = new Set<string>();
     for (const [entryId, fields] of entries) {
       if (seen.has(entryId)) continue;
       seen.add(entryId);
-      const decoded = decodeTrafficEntry(fields);
-      if (decoded.ok) good.push({ entryId, event: decoded.event, raw: decoded.raw, bodyFields: decoded.bodyFields });
-      else bad.push({ entryId, raw: decoded.raw, bodyFields: decoded.bodyFields, reason: decoded.reason });
+      entryIds.push(entryId);
+      decodeTrafficEntry(fields).forEach((decoded, index) => {
+        if (decoded.ok) good.push({ entryId, index, event: decoded.event, raw: decoded.raw, bodyFields: decoded.bodyFields });
+        else bad.push({ entryId, index, raw: decoded.raw, bodyFields: decoded.bodyFields, reason: decoded.reason });
+      });
     }
-    if (bad.length) await this.deadLetter(bad);
-    if (good.length === 0) return true;
-    let outcome: TrafficBatchOutcome | void;
-    try {
-      outcome = await this.options.handle(good);
-    } catch (err) {
-      this.stats.failedBatches += 1;
-      logger.warn({ err: (err as Error).message, count: good.length, consumer: this.options.consumerName }, 'traffic batch not stored; it stays pending and is retried');
-      return false;
+    let rejected: DeadLetter[] = [];
+    if (good.length) {
+      let outcome: TrafficBatchOutcome | void;
+      try {
+        outcome = await this.options.handle(good);
+      } catch (err) {
+        this.stats.failedBatches += 1;
+        logger.warn({ err: (err as Error).message, count: good.length, consumer: this.options.consumerName }, 'traffic batch not stored; it stays pending and is retried');
+        return false;
+      }
+      this.stats.batches += 1;
+      rejected = (outcome?.rejected ?? []).map(({ entry: { event: _event, ...kept }, reason }) => ({ ...kept, reason }));
     }
-    this.stats.batches += 1;
-    const rejected = new Map((outcome?.rejected ?? []).map((r) => [r.entryId, r.reason]));
-    if (rejected.size) {
-      await this.deadLetter(good.filter((e) => rejected.has(e.entryId)).map((e) => ({ entryId: e.entryId, raw: e.raw, bodyFields: e.bodyFields, reason: rejected.get(e.entryId)! })));
-    }
-    const ackIds = good.filter((e) => !rejected.has(e.entryId)).map((e) => e.entryId);
-    if (ackIds.length) {
-      await this.options.redis.xack(this.keys.trafficStream, this.keys.trafficConsumerGroup, ...ackIds);
-      this.stats.acked += ackIds.length;
-    }
+    await this.settle(entryIds, [...bad, ...rejected]);
+    this.stats.acked += good.length - rejected.length;
     return true;
   }
 
-  /** Copies each entry to the dead-letter stream with its reason and acks it, atomically per batch. */
-  private async deadLetter(entries: DeadLetter[]): Promise<void> {
+  /**
+   * Acks the batch's entries, after copying each event that could not be stored to the dead-letter stream
+   * with its reason, atomically (MULTI). Failing, nothing is acked: the entries are read again, and their
+   * events stored again are stored once.
+   */
+  private async settle(entryIds: string[], deadLetters: DeadLetter[]): Promise<void> {
     const { trafficStream, trafficConsumerGroup, trafficDeadLetter } = this.keys;
-    const tx = this.options.redis.multi();
-    for (const e of entries) {
-      tx.xadd(trafficDeadLetter, 'MAXLEN', '~', this.options.deadLetterMaxLength, '*', TRAFFIC_EVENT_FIELD, e.raw, ...e.bodyFields, 'reason', e.reason, 'entryId', e.entryId, 'consumer', this.options.consumerName);
+    const { redis, consumerName, deadLetterMaxLength, logger } = this.options;
+    if (deadLetters.length === 0) {
+      await redis.xack(trafficStream, trafficConsumerGroup, ...entryIds);
+      return;
     }
-    tx.xack(trafficStream, trafficConsumerGroup, ...entries.map((e) => e.entryId));
+    const tx = redis.multi();
+    for (const e of deadLetters) {
+      tx.xadd(trafficDeadLetter, 'MAXLEN', '~', deadLetterMaxLength, '*', TRAFFIC_EVENT_FIELD, e.raw, ...e.bodyFields, 'reason', e.reason, 'entryId', e.entryId, 'index', e.index, 'consumer', consumerName);
+    }
+    tx.xack(trafficStream, trafficConsumerGroup, ...entryIds);
     const results = await tx.exec();
     const failed = results?.find(([err]) => err);
     if (!results || failed) throw new Error(`dead-lettering failed: ${failed?.[0]?.message ?? 'transaction aborted'}`);
-    this.stats.deadLettered += entries.length;
-    for (const e of entries) this.options.logger.warn({ entryId: e.entryId, reason: e.reason }, 'traffic entry dead-lettered');
+    this.stats.deadLettered += deadLetters.length;
+    for (const e of deadLetters) logger.warn({ entryId: e.entryId, index: e.index, reason: e.reason }, 'traffic event dead-lettered');
   }
 
   private pause(ms: number): Promise<void> {
@@ -314,6 +341,17 @@ export function entriesThatFit(count: number, bytesLeft: number, entryBytes: num
   if (!Number.isFinite(bytesLeft)) return count;
   if (!(entryBytes > 0)) return Math.min(count, FIRST_READ_COUNT);
   return Math.max(1, Math.min(count, Math.floor(bytesLeft / entryBytes)));
+}
+
+/** Events in stream entries (their `event` fields; an entry without one still counts as one, to dead-letter). */
+function entriesEvents(entries: RawEntry[]): number {
+  let n = 0;
+  for (const [, fields] of entries) {
+    let events = 0;
+    if (fields) for (let i = 0; i < fields.length; i += 2) if (fields[i] === TRAFFIC_EVENT_FIELD) events++;
+    n += Math.max(events, 1);
+  }
+  return n;
 }
 
 /** Bytes of the field values of stream entries (the event JSON dominates), as UTF-16 code units. */

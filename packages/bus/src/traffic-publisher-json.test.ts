@@ -1,6 +1,6 @@
 import type { CapturedBody, TrafficEvent } from '@mockyard/contracts';
 import { decodeTrafficEntry } from './decode-traffic-entry';
-import { encodeTrafficEvent, inlineTrafficEvent, type EncodedTrafficEvent } from './traffic-publisher-json';
+import { encodeTrafficEvent, inlineTrafficEvent, streamEntryFields, type EncodedTrafficEvent } from './traffic-publisher-json';
 
 function eventWith(requestData?: string, responseData?: string): TrafficEvent {
   const body = (data: string): CapturedBody => ({ encoding: 'utf8', data, size: Buffer.byteLength(data), truncated: false, contentType: 'text/plain' });
@@ -19,14 +19,9 @@ function eventWith(requestData?: string, responseData?: string): TrafficEvent {
 const plain = 'mockyard-bench-'.repeat(300);
 const nonAscii = 'grüße € '.repeat(400);
 
-/** The entry as Redis hands it to a consumer (every field value a UTF-8 string). */
-function asStreamFields(e: EncodedTrafficEvent): string[] {
-  return [
-    'event',
-    e.json.toString('utf8'),
-    ...(e.requestBody ? ['request-body', e.requestBody.toString('utf8')] : []),
-    ...(e.responseBody ? ['response-body', e.responseBody.toString('utf8')] : []),
-  ];
+/** The entry of a batch as Redis hands it to a consumer (every field value a UTF-8 string). */
+function asStreamFields(...batch: EncodedTrafficEvent[]): string[] {
+  return streamEntryFields(batch).map((f) => f.toString('utf8'));
 }
 
 describe('encodeTrafficEvent', () => {
@@ -42,10 +37,17 @@ describe('encodeTrafficEvent', () => {
     const event = eventWith(requestData, responseData);
     const text = { request: requestData === undefined ? undefined : Buffer.from(requestData), response: responseData === undefined ? undefined : Buffer.from(responseData) };
     const encoded = encodeTrafficEvent(event, text);
-    const decoded = decodeTrafficEntry(asStreamFields(encoded));
+    const [decoded] = decodeTrafficEntry(asStreamFields(encoded));
     expect(decoded.ok && decoded.event).toEqual(event);
     expect(JSON.parse(inlineTrafficEvent(encoded).toString('utf8'))).toEqual(event);
     expect(encoded.size).toBe(encoded.json.length + (encoded.requestBody?.length ?? 0) + (encoded.responseBody?.length ?? 0));
+  });
+
+  it('carries a batch of events, detached bodies included, in one entry that decodes back to the same events', () => {
+    const events = [eventWith(plain, 'small'), eventWith(undefined, nonAscii), eventWith('x', undefined)].map((e, i) => ({ ...e, id: e.id.replace(/.$/, String(i)) }));
+    const encoded = events.map((e) => encodeTrafficEvent(e, { request: e.request.body ? Buffer.from(e.request.body.data) : undefined, response: e.response?.body ? Buffer.from(e.response.body.data) : undefined }));
+    expect(encoded.filter((e) => e.requestBody || e.responseBody)).toHaveLength(2);
+    expect(decodeTrafficEntry(asStreamFields(...encoded)).map((d) => d.ok && d.event)).toEqual(events);
   });
 
   it('sends large text bodies as their own fields and keeps small ones in the JSON', () => {

@@ -1,5 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
-import type { CapturedBody, TrafficEvent } from '@mockyard/contracts';
+import { TRAFFIC_EVENT_FIELD, TRAFFIC_REQUEST_BODY_FIELD, TRAFFIC_RESPONSE_BODY_FIELD, type CapturedBody, type TrafficEvent } from '@mockyard/contracts';
 
 /**
  * The UTF-8 bytes of captured text bodies (`event.request.body.data` / `event.response.body.data`), given
@@ -52,6 +52,20 @@ export function encodeTrafficEvent(event: TrafficEvent, text?: TextBodyBytes): E
   };
   const json = encodeEventJson(JSON.stringify(stripped));
   return { id: event.id, json, requestBody, responseBody, size: json.length + (requestBody?.length ?? 0) + (responseBody?.length ?? 0) };
+}
+
+/**
+ * The fields of a batch of events as one stream entry carries them (see TRAFFIC_EVENT_FIELD): each event's
+ * JSON, then its detached bodies. `decodeTrafficEntry` reads them back.
+ */
+export function streamEntryFields(events: readonly (Pick<EncodedTrafficEvent, 'requestBody' | 'responseBody'> & { json: string | Buffer })[]): (string | Buffer)[] {
+  const fields: (string | Buffer)[] = [];
+  for (const e of events) {
+    fields.push(TRAFFIC_EVENT_FIELD, e.json);
+    if (e.requestBody) fields.push(TRAFFIC_REQUEST_BODY_FIELD, e.requestBody);
+    if (e.responseBody) fields.push(TRAFFIC_RESPONSE_BODY_FIELD, e.responseBody);
+  }
+  return fields;
 }
 
 /**

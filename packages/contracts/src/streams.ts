@@ -16,11 +16,16 @@ export function redisKeys(prefix = DEFAULT_REDIS_PREFIX) {
 
 /**
  * Wire format of one traffic stream entry: `XADD <trafficStream> MAXLEN ~ <n> * event <json>
- * [request-body <bytes>] [response-body <bytes>]` where <json> is a TrafficEvent (see traffic-event.ts).
+ * [request-body <bytes>] [response-body <bytes>] [event <json> [request-body …] [response-body …]] …`:
+ * one or more events, each an `event` field whose <json> is a TrafficEvent (see traffic-event.ts), followed
+ * by the body fields that belong to it. Producers put a whole batch of events (the publisher's batch, up to
+ * a few hundred) in one entry: one entry per event cost the gateway and Redis about a tenth of the
+ * gateway's throughput in per-command work. An entry with a single event is the same format.
  * A large text body may travel as its own field, as its UTF-8 bytes (no JSON escaping: for a 100 KiB
  * JSON body that escaping was most of a gateway's cost of capturing it); the event's `body.data` is then
- * "" and consumers put the field's value there. Consumers parse the result with TrafficEventSchema and
- * move entries that fail to the dead-letter stream with the reason.
+ * "" and consumers put the field's value there. Consumers parse each event with TrafficEventSchema and
+ * move events that fail to the dead-letter stream with the reason; an entry is acknowledged once every
+ * event in it is stored or dead-lettered.
  */
 export const TRAFFIC_EVENT_FIELD = 'event';
 export const TRAFFIC_REQUEST_BODY_FIELD = 'request-body';

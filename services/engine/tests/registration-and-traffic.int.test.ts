@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { redisKeys, TRAFFIC_EVENT_FIELD, TrafficEventSchema } from '@mockyard/contracts';
+import { decodeTrafficEntry } from '@mockyard/bus';
+import { redisKeys, type TrafficEvent } from '@mockyard/contracts';
 import { createTestRedis } from '@mockyard/testkit';
 import { startHubRegistration } from '../src/adapters/hub-registration.client';
 import { createTrafficPublisher } from '../src/adapters/traffic.publisher';
@@ -63,11 +64,15 @@ describe('traffic publishing to Redis', () => {
       await call(engine.url, 'GET', '/ping');
       await call(engine.url, 'GET', '/pong');
       const stream = redisKeys(testRedis.prefix).trafficStream;
-      const entries = await waitFor(() => redis.xrange(stream, '-', '+'), (e) => e.length >= 2);
-      const events = entries.map(([, fields]) => {
-        expect(fields[0]).toBe(TRAFFIC_EVENT_FIELD);
-        return TrafficEventSchema.parse(JSON.parse(fields[1]));
-      });
+      // Decoded as the logger does (an entry carries the publisher's batch: both events may share one).
+      const readEvents = async () =>
+        (await redis.xrange(stream, '-', '+')).flatMap(([id, fields]) =>
+          decodeTrafficEntry(fields).map((d): TrafficEvent => {
+            if (!d.ok) throw new Error(`stream entry ${id}: ${d.reason}`);
+            return d.event;
+          }),
+        );
+      const events = await waitFor(readEvents, (e) => e.length >= 2);
       expect(events[0]).toMatchObject({ source: 'engine', engineId: 'engine-t', method: 'GET', matchedStubId: id, response: { status: 200, body: { data: 'pong' } } });
       expect(events[1]).toMatchObject({ source: 'engine', response: { status: 404 }, nearMiss: expect.stringContaining('ping') });
       expect(publisher.counters()).toMatchObject({ spooled: 0, dropped: 0 });

@@ -48,7 +48,7 @@ export const gatewayConfigFields = {
   captureEnabled: { keys: ['capture.enabled'], schema: configSchemas.boolean, default: true, doc: 'publish every exchange to the traffic stream' },
   captureMaxBodyBytes: { keys: ['capture.max-body-bytes'], schema: configSchemas.nonNegativeInt, default: 262144, doc: 'bytes of each request/response body kept in the log (the rest is marked truncated)' },
   captureRedactHeaders: { keys: ['capture.redact-headers'], schema: configSchemas.csv, default: DEFAULT_REDACTED_HEADERS, doc: 'comma-separated header names whose values are logged as [redacted] (empty: none)' },
-  captureStreamMaxLength: { keys: ['capture.stream.max-length'], schema: configSchemas.positiveInt, default: 100000, doc: 'approximate cap of the Redis traffic stream (XADD MAXLEN ~)' },
+  captureStreamMaxLength: { keys: ['capture.stream.max-length'], schema: configSchemas.positiveInt, default: 100000, doc: 'approximate cap of the Redis traffic stream, in events (entries carry batches: XADD MAXLEN ~ this / events in the entry)' },
   captureBufferEvents: { keys: ['capture.buffer.max-events'], schema: configSchemas.positiveInt, default: 10000, doc: 'events held in memory before publishing; past it they go to the spool' },
   captureBufferBytes: { keys: ['capture.buffer.max-bytes'], schema: configSchemas.positiveInt, default: 67108864, doc: 'bytes of events held in memory before publishing; past it they go to the spool' },
   captureSpoolDir: { keys: ['capture.spool.dir'], schema: z.string().min(1), default: 'data/spool', doc: 'folder of the local spool file used while Redis is unreachable' },

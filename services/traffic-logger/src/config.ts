@@ -32,7 +32,7 @@ export const loggerConfigFields = {
     default: 2,
     doc: 'consumers this instance runs side by side, each its own member of the group (<name>, <name>-2, …): one decodes and maps its batch while another\'s insert is in the database',
   },
-  batchSize: { keys: ['traffic.consumer.batch-size'], schema: configSchemas.positiveInt.max(5000, 'must be <= 5000'), default: 500, doc: 'most events stored per database insert' },
+  batchSize: { keys: ['traffic.consumer.batch-size'], schema: configSchemas.positiveInt.max(5000, 'must be <= 5000'), default: 500, doc: 'events stored per database insert (about: reads take whole stream entries, each a batch of the publisher)' },
   batchMaxBytes: {
     keys: ['traffic.consumer.batch-max-bytes'],
     schema: configSchemas.positiveInt,

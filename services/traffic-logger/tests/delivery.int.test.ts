@@ -78,6 +78,21 @@ it('moves undecodable entries to the dead-letter stream with the reason and keep
   expect(await pendingCount()).toBe(0);
 });
 
+it('stores the events of an entry that carries a batch, dead-letters its bad ones with their index, and acks the entry', async () => {
+  const logger = await start();
+  const good = [makeEvent(), makeEvent()];
+  const refused = makeEvent({ source: 'tunnel', method: 'CONNECT', url: 'db.example.test:5432', tunnel: { host: 'db.example.test', port: 2 ** 40, bytesUp: 1, bytesDown: 2 }, response: undefined });
+  const entryId = await redis.xadd(keys.trafficStream, '*', 'event', JSON.stringify(good[0]), 'event', '{not json', 'event', JSON.stringify(refused), 'event', JSON.stringify(good[1]));
+  await waitFor(async () => (await pendingCount()) === 0 && (await redis.xlen(keys.trafficDeadLetter)) === 2, 'the entry settled');
+  expect((await rowIds(logger)).sort()).toEqual(good.map((e) => e.id).sort());
+  const dead = (await redis.xrange(keys.trafficDeadLetter, '-', '+')).map(([, fields]) => Object.fromEntries(fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1]]]), [])));
+  expect(dead).toEqual([
+    expect.objectContaining({ event: '{not json', entryId, index: '1', reason: expect.stringContaining('invalid JSON') }),
+    expect.objectContaining({ event: JSON.stringify(refused), entryId, index: '2', reason: expect.stringMatching(/database rejected the row: .*out of range/) }),
+  ]);
+  expect(logger.consumerStats()).toMatchObject({ acked: 2, deadLettered: 2 });
+});
+
 it('dead-letters a row the database refuses and stores the rest of its batch', async () => {
   const logger = await start({ TRAFFIC_CONSUMER_BATCH_MAX_WAIT_MS: '200' });
   const refused = makeEvent({ source: 'tunnel', method: 'CONNECT', url: 'db.example.test:5432', tunnel: { host: 'db.example.test', port: 2 ** 40, bytesUp: 1, bytesDown: 2 }, response: undefined });

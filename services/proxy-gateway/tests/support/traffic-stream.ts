@@ -14,11 +14,12 @@ export class TrafficStreamReader {
 
   async readAll(): Promise<TrafficEvent[]> {
     const entries = (await this.redis.xrange(this.key, '-', '+')) as [string, string[]][];
-    return entries.map(([id, fields]) => {
-      const decoded = decodeTrafficEntry(fields);
-      if (!decoded.ok) throw new Error(`stream entry ${id}: ${decoded.reason}`);
-      return decoded.event;
-    });
+    return entries.flatMap(([id, fields]) =>
+      decodeTrafficEntry(fields).map((decoded) => {
+        if (!decoded.ok) throw new Error(`stream entry ${id}: ${decoded.reason}`);
+        return decoded.event;
+      }),
+    );
   }
 
   /** Polls until `count` events matching `filter` are on the stream (events publish after the response). */

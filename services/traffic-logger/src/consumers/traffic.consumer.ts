@@ -1,4 +1,4 @@
-import type { TrafficBatchHandler, TrafficBatchOutcome } from '@mockyard/bus';
+import type { TrafficBatchHandler, TrafficBatchOutcome, TrafficEntry } from '@mockyard/bus';
 import type { Logger } from '@mockyard/service-kit';
 import type { ExchangeRepo } from '../adapters/exchange.repo';
 import { toNewExchange } from '../domain/to-new-exchange';
@@ -20,13 +20,13 @@ export interface StoreTrafficDeps {
  */
 export function createStoreTrafficBatch(deps: StoreTrafficDeps): TrafficBatchHandler {
   return async (entries): Promise<TrafficBatchOutcome> => {
-    const rejected: { entryId: string; reason: string }[] = [];
-    const rows: { entryId: string; row: NewExchange }[] = [];
-    for (const e of entries) {
+    const rejected: NonNullable<TrafficBatchOutcome['rejected']> = [];
+    const rows: { entry: TrafficEntry; row: NewExchange }[] = [];
+    for (const entry of entries) {
       try {
-        rows.push({ entryId: e.entryId, row: toNewExchange(e.event) });
+        rows.push({ entry, row: toNewExchange(entry.event) });
       } catch (err) {
-        rejected.push({ entryId: e.entryId, reason: `cannot map event: ${(err as Error).message}` });
+        rejected.push({ entry, reason: `cannot map event: ${(err as Error).message}` });
       }
     }
     try {
@@ -37,12 +37,12 @@ export function createStoreTrafficBatch(deps: StoreTrafficDeps): TrafficBatchHan
       deps.logger.warn({ err: (err as Error).message, count: rows.length }, 'database refused a traffic batch; storing rows one by one');
     }
     const seqs: number[] = [];
-    for (const { entryId, row } of rows) {
+    for (const { entry, row } of rows) {
       try {
         seqs.push(...(await deps.repo.insertMany([row])));
       } catch (err) {
         await deps.pingDatabase();
-        rejected.push({ entryId, reason: `database rejected the row: ${firstLine((err as Error).message)}` });
+        rejected.push({ entry, reason: `database rejected the row: ${firstLine((err as Error).message)}` });
       }
     }
     deps.onStored(seqs);
