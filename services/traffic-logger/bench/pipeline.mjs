@@ -70,7 +70,10 @@ function cpuMicros(pid) {
   }
 }
 
-/** Backlog of the logger group: entries not yet delivered (lag) plus delivered but not acked (pending). */
+/**
+ * Backlog of the logger group in stream entries: not yet delivered (lag) plus delivered but not acked
+ * (pending). The gateway's entries carry batches of events; `--mode xadd` writes one event per entry.
+ */
 async function backlog(redis, stream) {
   const groups = await redis.xinfo('GROUPS', stream).catch(() => []);
   for (const g of groups) {
@@ -114,6 +117,13 @@ async function startLoggers(instances, env, tag) {
 
 async function stopAll(procs) {
   await Promise.all(procs.map((p) => p.stop()));
+}
+
+/** Events the gateway has put on the stream so far (its capture counters, every worker summed). */
+async function gatewayPublished(port) {
+  const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
+  const { capture } = await res.json();
+  return (capture?.published ?? 0) + (capture?.replayed ?? 0);
 }
 
 async function countRows(client) {
@@ -179,8 +189,12 @@ async function runGateway(instances, upstream) {
           await sleep(Math.max(0, next - performance.now()));
           next += 1000;
           if (!sampling) break;
-          const b = await backlog(redis, stream);
-          samples.push({ t: Math.round((performance.now() - t0) / 1000), ...b, rows: await countRows(pgClient), rssMb: loggers.map((l) => round(readRssMb(l.pid) ?? NaN, 1)) });
+          const entries = await backlog(redis, stream);
+          const published = await gatewayPublished(gwPort);
+          const rows = await countRows(pgClient);
+          // In events: published to the stream by the gateway and not stored yet.
+          const events = Math.max(0, published - (rows - rowsBefore));
+          samples.push({ t: Math.round((performance.now() - t0) / 1000), backlog: events, backlogEntries: entries.backlog, rows, rssMb: loggers.map((l) => round(readRssMb(l.pid) ?? NaN, 1)) });
         }
       })();
       const load = await runAutocannon({ url: `http://127.0.0.1:${gwPort}/proxy?url=${encodeURIComponent(upstream + UPSTREAM_PATH)}`, connections, durationS });
@@ -292,7 +306,7 @@ function gatewayMarkdown(results, machine, when) {
     '',
     `${when} — ${machineLine(machine)} at the end. Command: \`node services/traffic-logger/bench/pipeline.mjs\` (BENCH_DURATION_S=${durationS}).`,
     '',
-    `Sustained load through the gateway for ${durationS} s per instance count: autocannon, ${connections} connections, \`GET /proxy?url=\` to a bare node:http upstream (${bodyBytes}-byte JSON body), capture on (gateway → Redis stream → logger(s) → PostgreSQL), a fresh database and Redis prefix per count. Offered = the gateway's req/s (one event each); stored = rows added during the load / its duration. Backlog = XINFO GROUPS lag + pending of the logger group, sampled every second; verdict: the mean of the last third of the samples against the first third (growing when it rose by more than one batch or one second of traffic). Lag = the row's \`stored_at\` (its insert transaction's now()) minus the exchange's \`started_at + duration_ms\`, over every row. Logger CPU per stored event from /proc (independent of other load).`,
+    `Sustained load through the gateway for ${durationS} s per instance count: autocannon, ${connections} connections, \`GET /proxy?url=\` to a bare node:http upstream (${bodyBytes}-byte JSON body), capture on (gateway → Redis stream → logger(s) → PostgreSQL), a fresh database and Redis prefix per count. Offered = the gateway's req/s (one event each); stored = rows added during the load / its duration. Backlog = events the gateway has published to the stream (its capture counters) and the loggers have not stored yet, sampled every second (the stream's entries each carry a batch of events, so XINFO GROUPS lag + pending counts batches); verdict: the mean of the last third of the samples against the first third (growing when it rose by more than one batch or one second of traffic). Lag = the row's \`stored_at\` (its insert transaction's now()) minus the exchange's \`started_at + duration_ms\`, over every row. Logger CPU per stored event from /proc (independent of other load).`,
     '',
     table(
       ['loggers', 'offered events/s', 'stored events/s', 'stored / offered', 'backlog first → last third', 'backlog max', 'verdict', 'drain after load ms', 'lag p50 ms', 'lag p99 ms', 'lag max ms', 'logger CPU µs/event', 'logger max RSS MB'],
