@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { redisKeys, type TrafficEvent } from '@mockyard/contracts';
 import { createTestRedis, type TestRedis } from '@mockyard/testkit';
-import { publisherRedisOptions, Spool, TrafficConsumer, TrafficPublisher, type TrafficEntry } from '../src';
+import { publisherRedisOptions, Spool, streamEntryFields, TrafficConsumer, TrafficPublisher, type TrafficEntry } from '../src';
+import { findStoredEventIds } from '../src/traffic-publisher-dedupe';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -116,5 +117,17 @@ describe('traffic stream entries carrying batches (publisher -> Redis -> consume
     // 4 KB (stream-node-max-bytes), so it sits in a node of its own and the trim is close to exact.
     expect(events).toBeGreaterThanOrEqual(100);
     expect(events).toBeLessThanOrEqual(150);
+  });
+
+  it('finds events stored in batch entries by id, reading the tail page by page, only within the depth', async () => {
+    const { trafficStream } = redisKeys(testRedis.prefix);
+    // 40 entries of 5 events: the newest holds events 195-199, the oldest 0-4.
+    for (let entry = 0; entry < 40; entry++) {
+      await redis.xadd(trafficStream, '*', ...streamEntryFields(Array.from({ length: 5 }, (_, i) => ({ json: JSON.stringify(event(entry * 5 + i)) }))));
+    }
+    const id = (n: number) => event(n).id;
+    // 25 entries deep reaches events 75-199 (two pages of XREVRANGE)
+    expect(await findStoredEventIds(redis, trafficStream, [id(199), id(102), id(3), id(9999)], 25)).toEqual(new Set([id(199), id(102)]));
+    expect(await findStoredEventIds(redis, trafficStream, [id(3), id(150)])).toEqual(new Set([id(3), id(150)]));
   });
 });
