@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import type { TrafficEvent } from '@mockyard/contracts';
-import { encodeEventJson, publisherRedisOptions, Spool, TrafficPublisher } from './traffic-publisher';
+import { encodeEventJson, publisherRedisOptions, splitIntoEntries, Spool, TrafficPublisher } from './traffic-publisher';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -100,5 +100,22 @@ describe('TrafficPublisher after stop', () => {
 describe('encodeEventJson', () => {
   it.each([['{"a":"plain ascii"}'], ['{"a":"café"}'], ['{"a":"Łódź"}'], ['{"a":"emoji 🚀"}'], ['{"a":"\\u0000 escaped"}']])('encodes %s as UTF-8', (json) => {
     expect(encodeEventJson(json).equals(Buffer.from(json, 'utf8'))).toBe(true);
+  });
+});
+
+describe('splitIntoEntries', () => {
+  const e = (bytes: number, body = 0) => ({ json: 'x'.repeat(bytes), ...(body ? { responseBody: Buffer.alloc(body) } : {}) });
+
+  it('keeps a batch of small events in one entry', () => {
+    const events = Array.from({ length: 200 }, () => e(1000));
+    expect(splitIntoEntries(events, 256 * 1024).map((x) => x.length)).toEqual([200]);
+  });
+
+  it('splits large captured bodies into entries within the bound, in order, at least one event each', () => {
+    const events = [e(100), e(100, 100_000), e(100, 100_000), e(100, 300_000), e(100)];
+    const entries = splitIntoEntries(events, 256 * 1024);
+    expect(entries.map((x) => x.length)).toEqual([3, 1, 1]);
+    expect(entries.flat()).toEqual(events);
+    expect(splitIntoEntries([], 1)).toEqual([]);
   });
 });

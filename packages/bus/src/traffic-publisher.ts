@@ -72,8 +72,26 @@ type Pending = EncodedTrafficEvent;
 /** One event of an XADD: an encoded event, or a spooled line (bodies inline). */
 type Outgoing = Pick<EncodedTrafficEvent, 'requestBody' | 'responseBody'> & { json: string | Buffer };
 
-/** Bytes of events sent in one XADD: large captured bodies make smaller batches. */
+/** A round trip that added only the first `added` events (the entries before the one that failed). */
+class PartialPublishError extends Error {
+  constructor(
+    readonly added: number,
+    override readonly cause: Error,
+  ) {
+    super(`published ${added} events, then: ${cause.message}`);
+  }
+}
+
+/** Bytes of events sent in one round trip: large captured bodies make smaller batches. */
 const BATCH_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Bytes of events in one stream entry (at least one event): a batch of small events is one entry, large
+ * captured bodies make entries of a few events, several per round trip. One entry per 4 MB batch of
+ * 100 KiB bodies cost Redis a third more CPU per event than entries of one event (its allocations), and
+ * one round trip per 256 KB entry could not keep up with the gateway at full load.
+ */
+const ENTRY_MAX_BYTES = 256 * 1024;
 
 /** The longest prefix of `lines` within `maxBytes` (at least one line). */
 function capLinesToBytes<T extends { line: string }>(lines: T[], maxBytes: number): T[] {
@@ -234,14 +252,12 @@ export class TrafficPublisher {
           this.spoolAll(batch);
           return;
         }
-        if (
-          await this.send(
-            batch,
-            batch.map((p) => p.id),
-          )
-        )
-          this.counts.published += batch.length;
-        else this.spoolAll(batch);
+        const added = await this.send(
+          batch,
+          batch.map((p) => p.id),
+        );
+        this.counts.published += added;
+        if (added < batch.length) this.spoolAll(batch.slice(added));
       }
     } catch (err) {
       this.options.logger.error({ err }, 'traffic publisher drain failed');
@@ -272,43 +288,61 @@ export class TrafficPublisher {
       this.counts.replayed += alreadyStored.size;
     }
     const toSend = readable.filter((l) => !alreadyStored.has(ids.get(l) ?? ''));
-    const sent =
-      toSend.length === 0 ||
-      (await this.send(
-        toSend.map((l) => ({ json: l.line })),
-        toSend.map((l) => ids.get(l) ?? ''),
-      ));
-    if (sent) {
-      this.counts.replayed += toSend.length;
+    const added = toSend.length
+      ? await this.send(
+          toSend.map((l) => ({ json: l.line })),
+          toSend.map((l) => ids.get(l) ?? ''),
+        )
+      : 0;
+    this.counts.replayed += added;
+    if (added === toSend.length) {
       spool.commit(lines[lines.length - 1].endOffset);
       return true;
     }
-    // Everything before the first line that did not go out is done (found, or unreadable).
-    const firstUnsent = lines.indexOf(toSend[0]);
+    // Everything before the first line that did not go out is done (sent, found, or unreadable).
+    const firstUnsent = lines.indexOf(toSend[added]);
     if (firstUnsent > 0) spool.commit(lines[firstUnsent - 1].endOffset);
     return false;
   }
 
-  /** Whether the events reached the stream (one entry: all of them or none). Never throws. */
-  private async send(events: Outgoing[], ids: string[]): Promise<boolean> {
+  /** Number of events that reached the stream (a prefix of `events`). Never throws. */
+  private async send(events: Outgoing[], ids: string[]): Promise<number> {
     try {
-      await this.breaker.fire(events);
-      return true;
+      return await this.breaker.fire(events);
     } catch (err) {
-      if (mayHaveReachedRedis(err as Error & { code?: string })) for (const id of ids) if (id) this.uncertainIds.add(id);
-      return false;
+      const added = err instanceof PartialPublishError ? err.added : 0;
+      const cause = err instanceof PartialPublishError ? err.cause : err;
+      if (mayHaveReachedRedis(cause as Error & { code?: string })) for (const id of ids.slice(added)) if (id) this.uncertainIds.add(id);
+      return added;
     }
   }
 
   /**
-   * XADDs `events` as one stream entry. One command per batch instead of one per event: same-run A/B at
-   * full load through the gateway (bench/gateway.mjs), 1.10× the requests/s, 12% less gateway CPU and 28%
-   * less Redis CPU per request; the loggers read, decode and ack one entry per batch too.
+   * XADDs `events` in one round trip, as entries of up to ENTRY_MAX_BYTES of events each (a batch of
+   * small events is a single entry: one command per batch instead of one per event, less work for the
+   * gateway, Redis and the loggers). Each entry's MAXLEN is the cap in events over the events in it. The
+   * commands are written into the corked socket and go out in one writev, without a pipeline's
+   * concatenation of all of them.
    */
   private async xaddEvents(events: Outgoing[]): Promise<number> {
-    const maxEntries = Math.max(1, Math.ceil(this.maxStreamLength / events.length));
-    await this.options.redis.xadd(this.stream, 'MAXLEN', '~', maxEntries, '*', ...streamEntryFields(events));
-    return events.length;
+    const entries = splitIntoEntries(events, ENTRY_MAX_BYTES);
+    const redis = this.options.redis;
+    const socket = redis.status === 'ready' ? redis.stream : undefined;
+    socket?.cork();
+    let replies: Promise<unknown>[];
+    try {
+      replies = entries.map((entry) => redis.xadd(this.stream, 'MAXLEN', '~', Math.max(1, Math.ceil(this.maxStreamLength / entry.length)), '*', ...streamEntryFields(entry)));
+    } finally {
+      socket?.uncork();
+    }
+    const results = await Promise.allSettled(replies);
+    let added = 0;
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i];
+      if (result.status === 'rejected') throw new PartialPublishError(added, result.reason as Error);
+      added += entries[i].length;
+    }
+    return added;
   }
 
   /** Events for the next XADD: up to `batchSize`, and about BATCH_MAX_BYTES (at least one). */
@@ -345,6 +379,25 @@ export class TrafficPublisher {
       this.options.logger.warn({ eventId: e.id, spoolPendingBytes: this.options.spool.pendingBytes }, 'traffic event dropped: spool full');
     }
   }
+}
+
+/** Consecutive runs of `events` of at most `maxBytes` each (at least one event per run). */
+export function splitIntoEntries<T extends Outgoing>(events: T[], maxBytes: number): T[][] {
+  const entries: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const e of events) {
+    const size = e.json.length + (e.requestBody?.length ?? 0) + (e.responseBody?.length ?? 0);
+    if (current.length && bytes + size > maxBytes) {
+      entries.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(e);
+    bytes += size;
+  }
+  if (current.length) entries.push(current);
+  return entries;
 }
 
 function isJsonObjectLine(line: string): boolean {
