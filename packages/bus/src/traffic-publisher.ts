@@ -27,7 +27,7 @@ export interface TrafficPublisherOptions {
   /** In-memory buffer bounds; past either, the buffer is moved to the spool. */
   maxBufferedEvents?: number;
   maxBufferedBytes?: number;
-  /** Most events in one XADD (one stream entry, one round trip). */
+  /** Most events sent in one round trip (as one stream entry when they fit in ENTRY_MAX_BYTES). */
   batchSize?: number;
   /** How often a non-empty spool is retried while Redis is away. */
   retryIntervalMs?: number;
@@ -105,8 +105,8 @@ function capLinesToBytes<T extends { line: string }>(lines: T[], maxBytes: numbe
 
 /**
  * Publishes traffic events to the Redis stream without ever blocking the caller: `publish` only
- * appends to a bounded buffer; a single drain loop XADDs batches, one stream entry per batch (see
- * TRAFFIC_EVENT_FIELD), through an opossum circuit breaker.
+ * appends to a bounded buffer; a single drain loop XADDs batches, one round trip each, as stream entries
+ * that carry many events (see TRAFFIC_EVENT_FIELD), through an opossum circuit breaker.
  * When Redis fails (or the breaker is open), events go to the append-only spool; once anything is
  * spooled, newer events queue behind it there, and the spool is replayed in order when Redis answers
  * again, so the stream keeps the order in which exchanges finished.
@@ -345,7 +345,7 @@ export class TrafficPublisher {
     return added;
   }
 
-  /** Events for the next XADD: up to `batchSize`, and about BATCH_MAX_BYTES (at least one). */
+  /** Events for the next round trip: up to `batchSize`, and about BATCH_MAX_BYTES (at least one). */
   private batchCount(): number {
     let bytes = 0;
     let count = 0;
