@@ -67,10 +67,13 @@ describe('TrafficPublisher without Redis', () => {
 
   it('moves the buffer to the spool when it passes its bound', async () => {
     const spool = new Spool({ dir, maxBytes: 1024 * 1024 });
-    const publisher = new TrafficPublisher({ redis, prefix: 't', spool, logger: silent, maxBufferedEvents: 2 });
+    const warnings: unknown[][] = [];
+    const publisher = new TrafficPublisher({ redis, prefix: 't', spool, logger: { ...silent, warn: (...args: unknown[]) => warnings.push(args) }, maxBufferedEvents: 2 });
     publisher.start();
-    for (let n = 0; n < 3; n++) publisher.publish(event(n));
-    expect(publisher.counters()).toMatchObject({ buffered: 0, spooled: 3 });
+    for (let n = 0; n < 6; n++) publisher.publish(event(n));
+    expect(publisher.counters()).toMatchObject({ buffered: 0, spooled: 6 });
+    // said once (then at most every 10 s), not only counted
+    expect(warnings).toEqual([[{ events: 3, bytes: expect.any(Number), spooledSoFar: 3 }, 'traffic buffer over its bound; events moved to the spool']]);
     await publisher.stop();
   });
 });

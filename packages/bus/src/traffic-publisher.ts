@@ -93,6 +93,9 @@ const BATCH_MAX_BYTES = 4 * 1024 * 1024;
  */
 const ENTRY_MAX_BYTES = 256 * 1024;
 
+/** Longest silence between two "buffer over its bound" warnings while it keeps happening. */
+const OVERFLOW_WARN_INTERVAL_MS = 10_000;
+
 /** The longest prefix of `lines` within `maxBytes` (at least one line). */
 function capLinesToBytes<T extends { line: string }>(lines: T[], maxBytes: number): T[] {
   let bytes = 0;
@@ -132,6 +135,8 @@ export class TrafficPublisher {
    */
   private readonly uncertainIds = new Set<string>();
   private readonly counts = { published: 0, spooled: 0, replayed: 0, dropped: 0 };
+  /** When the last "buffer over its bound" warning was logged (at most one per OVERFLOW_WARN_INTERVAL_MS). */
+  private lastOverflowWarnAt = -Infinity;
 
   constructor(private readonly options: TrafficPublisherOptions) {
     this.stream = redisKeys(options.prefix).trafficStream;
@@ -182,7 +187,14 @@ export class TrafficPublisher {
     this.buffer.push(encoded);
     this.bufferedBytes += encoded.size;
     if (this.buffer.length > this.maxBufferedEvents || this.bufferedBytes > this.maxBufferedBytes) {
-      this.spoolAll(this.takeBuffer(this.buffer.length));
+      const events = this.buffer.length;
+      const bytes = this.bufferedBytes;
+      this.spoolAll(this.takeBuffer(events));
+      // Redis is up but slower than the traffic (or the drain is stuck): say so, not only in the counters.
+      if (Date.now() - this.lastOverflowWarnAt >= OVERFLOW_WARN_INTERVAL_MS) {
+        this.lastOverflowWarnAt = Date.now();
+        this.options.logger.warn({ events, bytes, spooledSoFar: this.counts.spooled }, 'traffic buffer over its bound; events moved to the spool');
+      }
     }
     this.scheduleDrain();
   }
