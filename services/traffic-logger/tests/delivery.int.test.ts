@@ -17,6 +17,9 @@ const start = async (env: Record<string, string> = {}) => {
   return logger;
 };
 const pendingCount = async () => Number(((await redis.xpending(keys.trafficStream, keys.trafficConsumerGroup)) as [number])[0]);
+/** The dead-letter stream's entries, each as an object of its fields. */
+const deadLetters = async () =>
+  (await redis.xrange(keys.trafficDeadLetter, '-', '+')).map(([, fields]) => Object.fromEntries(fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1]]]), [])));
 const rowIds = async (logger: RunningLogger) =>
   (await logger.db.prisma.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM exchanges ORDER BY seq')).map((r) => r.id);
 
@@ -64,7 +67,7 @@ it('moves undecodable entries to the dead-letter stream with the reason and keep
   await redis.xadd(keys.trafficStream, '*', 'payload', 'wrong field');
   await waitFor(async () => (await redis.xlen(keys.trafficDeadLetter)) === 3, 'three dead letters');
   await waitFor(async () => (await countRows(logger.db)) === 1, 'the good event stored');
-  const dead = (await redis.xrange(keys.trafficDeadLetter, '-', '+')).map(([, fields]) => Object.fromEntries(fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1]]]), [])));
+  const dead = await deadLetters();
   // The instance's consumers share the entries, so the dead letters need not keep the stream's order.
   expect(dead).toHaveLength(3);
   expect(dead).toEqual(
@@ -85,7 +88,7 @@ it('stores the events of an entry that carries a batch, dead-letters its bad one
   const entryId = await redis.xadd(keys.trafficStream, '*', 'event', JSON.stringify(good[0]), 'event', '{not json', 'event', JSON.stringify(refused), 'event', JSON.stringify(good[1]));
   await waitFor(async () => (await pendingCount()) === 0 && (await redis.xlen(keys.trafficDeadLetter)) === 2, 'the entry settled');
   expect((await rowIds(logger)).sort()).toEqual(good.map((e) => e.id).sort());
-  const dead = (await redis.xrange(keys.trafficDeadLetter, '-', '+')).map(([, fields]) => Object.fromEntries(fields.reduce<string[][]>((acc, v, i) => (i % 2 ? acc : [...acc, [v, fields[i + 1]]]), [])));
+  const dead = await deadLetters();
   expect(dead).toEqual([
     expect.objectContaining({ event: '{not json', entryId, index: '1', reason: expect.stringContaining('invalid JSON') }),
     expect.objectContaining({ event: JSON.stringify(refused), entryId, index: '2', reason: expect.stringMatching(/database rejected the row: .*out of range/) }),
