@@ -1,6 +1,6 @@
 import type { CapturedBody, TrafficEvent } from '@mockyard/contracts';
 import { decodeTrafficEntry } from './decode-traffic-entry';
-import { encodeTrafficEvent, inlineTrafficEvent, streamEntryFields, type EncodedTrafficEvent } from './traffic-publisher-json';
+import { DETACHED_BODY_MIN_BYTES, encodeTrafficEvent, inlineTrafficEvent, streamEntryFields, type DetachedBodies, type EncodedTrafficEvent } from './traffic-publisher-json';
 
 function eventWith(requestData?: string, responseData?: string): TrafficEvent {
   const body = (data: string): CapturedBody => ({ encoding: 'utf8', data, size: Buffer.byteLength(data), truncated: false, contentType: 'text/plain' });
@@ -24,9 +24,20 @@ function asStreamFields(...batch: EncodedTrafficEvent[]): string[] {
   return streamEntryFields(batch).map((f) => f.toString('utf8'));
 }
 
+/** What a producer hands the publisher: the event with its large text bodies emptied, and their bytes. */
+function detach(event: TrafficEvent): [TrafficEvent, DetachedBodies] {
+  const copy = structuredClone(event);
+  const detached: DetachedBodies = {};
+  for (const [which, body] of [['request', copy.request.body], ['response', copy.response?.body]] as const) {
+    if (!body || body.encoding !== 'utf8' || Buffer.byteLength(body.data) < DETACHED_BODY_MIN_BYTES) continue;
+    detached[which] = Buffer.from(body.data);
+    body.data = '';
+  }
+  return [copy, detached];
+}
+
 describe('encodeTrafficEvent', () => {
   it.each([
-    ['no bodies', undefined, undefined],
     ['a large plain request body', plain, undefined],
     ['a large plain response body', undefined, plain],
     ['both bodies large and plain', plain, plain],
@@ -35,8 +46,7 @@ describe('encodeTrafficEvent', () => {
     ['small bodies', 'small', 'also small'],
   ])('decodes and inlines back to the same event: %s', (_name, requestData, responseData) => {
     const event = eventWith(requestData, responseData);
-    const text = { request: requestData === undefined ? undefined : Buffer.from(requestData), response: responseData === undefined ? undefined : Buffer.from(responseData) };
-    const encoded = encodeTrafficEvent(event, text);
+    const encoded = encodeTrafficEvent(...detach(event));
     const [decoded] = decodeTrafficEntry(asStreamFields(encoded));
     expect(decoded.ok && decoded.event).toEqual(event);
     expect(JSON.parse(inlineTrafficEvent(encoded).toString('utf8'))).toEqual(event);
@@ -45,13 +55,14 @@ describe('encodeTrafficEvent', () => {
 
   it('carries a batch of events, detached bodies included, in one entry that decodes back to the same events', () => {
     const events = [eventWith(plain, 'small'), eventWith(undefined, nonAscii), eventWith('x', undefined)].map((e, i) => ({ ...e, id: e.id.replace(/.$/, String(i)) }));
-    const encoded = events.map((e) => encodeTrafficEvent(e, { request: e.request.body ? Buffer.from(e.request.body.data) : undefined, response: e.response?.body ? Buffer.from(e.response.body.data) : undefined }));
+    const encoded = events.map((e) => encodeTrafficEvent(...detach(e)));
     expect(encoded.filter((e) => e.requestBody || e.responseBody)).toHaveLength(2);
     expect(decodeTrafficEntry(asStreamFields(...encoded)).map((d) => d.ok && d.event)).toEqual(events);
   });
 
-  it('sends large text bodies as their own fields and keeps small ones in the JSON', () => {
-    const encoded = encodeTrafficEvent(eventWith(plain, 'small'), { request: Buffer.from(plain), response: Buffer.from('small') });
+  it('sends detached bodies as their own fields and the rest in the JSON', () => {
+    const [event, detached] = detach(eventWith(plain, 'small'));
+    const encoded = encodeTrafficEvent(event, detached);
     expect(encoded.requestBody?.toString()).toBe(plain);
     expect(encoded.responseBody).toBeUndefined();
     const json = JSON.parse(encoded.json.toString()) as TrafficEvent;
@@ -59,18 +70,11 @@ describe('encodeTrafficEvent', () => {
     expect(json.response?.body?.data).toBe('small');
   });
 
-  it('keeps bodies in the JSON when the bytes do not match the captured text', () => {
-    const event = eventWith(plain, plain);
-    const encoded = encodeTrafficEvent(event, { request: Buffer.from(plain.slice(1)), response: Buffer.from(`${plain}x`) });
-    expect(encoded.requestBody ?? encoded.responseBody).toBeUndefined();
-    expect(JSON.parse(encoded.json.toString('utf8'))).toEqual(event);
-  });
-
-  it('never detaches a base64 body', () => {
-    const event = eventWith(undefined, plain);
-    event.response!.body = { ...event.response!.body!, encoding: 'base64', data: Buffer.from(plain).toString('base64') };
-    const encoded = encodeTrafficEvent(event, { response: Buffer.from(plain) });
-    expect(encoded.responseBody).toBeUndefined();
-    expect(JSON.parse(encoded.json.toString('utf8'))).toEqual(event);
+  it('refuses detached bytes for a body that still has its data, is base64 or is missing', () => {
+    expect(() => encodeTrafficEvent(eventWith(plain, undefined), { request: Buffer.from(plain) })).toThrow(/detached request body/);
+    const base64 = eventWith(undefined, '');
+    base64.response!.body = { ...base64.response!.body!, encoding: 'base64' };
+    expect(() => encodeTrafficEvent(base64, { response: Buffer.from(plain) })).toThrow(/detached response body/);
+    expect(() => encodeTrafficEvent(eventWith(undefined, undefined), { response: Buffer.from(plain) })).toThrow(/detached response body/);
   });
 });

@@ -1,15 +1,18 @@
-import { isAscii, isUtf8 } from 'node:buffer';
 import { TRAFFIC_EVENT_FIELD, TRAFFIC_REQUEST_BODY_FIELD, TRAFFIC_RESPONSE_BODY_FIELD, type CapturedBody, type TrafficEvent } from '@mockyard/contracts';
 
 /**
- * The UTF-8 bytes of captured text bodies (`event.request.body.data` / `event.response.body.data`), given
- * by a producer that already holds them. Large ones travel as their own stream fields, as these bytes,
- * instead of being JSON-escaped into the event and encoded again (see TRAFFIC_EVENT_FIELD).
+ * Captured text bodies a producer hands over as their UTF-8 bytes instead of as `data`: such a body has
+ * `data: ""` in the event and these bytes are its data. They travel as their own stream fields (see
+ * TRAFFIC_EVENT_FIELD), so a large body is never JSON-escaped, nor even turned into a string, on its way to
+ * Redis. Producers detach a body only from DETACHED_BODY_MIN_BYTES on: below that one more field costs more
+ * than escaping a few bytes.
  */
-export interface TextBodyBytes {
+export interface DetachedBodies {
   request?: Buffer;
   response?: Buffer;
 }
+
+export const DETACHED_BODY_MIN_BYTES = 2048;
 
 /** One event ready for XADD: its JSON and, for large text bodies, their bytes as separate fields. */
 export interface EncodedTrafficEvent {
@@ -22,9 +25,6 @@ export interface EncodedTrafficEvent {
   size: number;
 }
 
-/** Below this size a body stays in the JSON: one more field costs more than escaping a few bytes. */
-const DETACH_MIN_BYTES = 2048;
-
 /**
  * UTF-8 bytes of a JSON text. Pure-ASCII text (the usual case: bodies that are not ASCII are captured as
  * base64) is copied as latin1, which costs a fraction of a UTF-8 encode for large captured bodies.
@@ -34,23 +34,15 @@ export function encodeEventJson(json: string): Buffer {
 }
 
 /**
- * Encodes an event for the stream: `JSON.stringify(event)`, except that the data of a large text body
- * listed in `text` is left out of the JSON and carried as its own bytes. `decodeTrafficEntry` (with the
- * body fields) or `inlineTrafficEvent` give back the same event.
+ * Encodes an event for the stream: `JSON.stringify(event)`, with the bodies listed in `detached` (whose
+ * `data` is empty) carried as their own bytes. `decodeTrafficEntry` (with the body fields) or
+ * `inlineTrafficEvent` give back the event with its bodies' data in place.
  */
-export function encodeTrafficEvent(event: TrafficEvent, text?: TextBodyBytes): EncodedTrafficEvent {
-  const requestBody = detachable(event.request.body, text?.request);
-  const responseBody = detachable(event.response?.body, text?.response);
-  if (!requestBody && !responseBody) {
-    const json = encodeEventJson(JSON.stringify(event));
-    return { id: event.id, json, size: json.length };
-  }
-  const stripped: TrafficEvent = {
-    ...event,
-    request: requestBody ? { ...event.request, body: { ...event.request.body!, data: '' } } : event.request,
-    ...(event.response ? { response: responseBody ? { ...event.response, body: { ...event.response.body!, data: '' } } : event.response } : {}),
-  };
-  const json = encodeEventJson(JSON.stringify(stripped));
+export function encodeTrafficEvent(event: TrafficEvent, detached?: DetachedBodies): EncodedTrafficEvent {
+  const json = encodeEventJson(JSON.stringify(event));
+  if (!detached?.request && !detached?.response) return { id: event.id, json, size: json.length };
+  const requestBody = detachedBody(event.request.body, detached.request, 'request');
+  const responseBody = detachedBody(event.response?.body, detached.response, 'response');
   return { id: event.id, json, requestBody, responseBody, size: json.length + (requestBody?.length ?? 0) + (responseBody?.length ?? 0) };
 }
 
@@ -80,10 +72,9 @@ export function inlineTrafficEvent(encoded: EncodedTrafficEvent): Buffer {
   return encodeEventJson(JSON.stringify(event));
 }
 
-/** The bytes to send as a field for one body, or undefined when it stays in the JSON. */
-function detachable(body: CapturedBody | undefined, bytes: Buffer | undefined): Buffer | undefined {
-  if (!body || !bytes || body.encoding !== 'utf8' || bytes.length < DETACH_MIN_BYTES) return undefined;
-  // The bytes must be the data's UTF-8: cheap checks that catch a mismatched pair.
-  if (isAscii(bytes)) return body.data.length === bytes.length ? bytes : undefined;
-  return isUtf8(bytes) && body.data.length <= bytes.length && Buffer.byteLength(body.data, 'utf8') === bytes.length ? bytes : undefined;
+/** The detached bytes of one body, checked against the event: a producer mistake must not lose the body. */
+function detachedBody(body: CapturedBody | undefined, bytes: Buffer | undefined, which: 'request' | 'response'): Buffer | undefined {
+  if (!bytes) return undefined;
+  if (!body || body.encoding !== 'utf8' || body.data !== '') throw new Error(`detached ${which} body given for an event whose ${which} body is not an empty utf8 body`);
+  return bytes;
 }

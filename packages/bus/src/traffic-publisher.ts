@@ -4,9 +4,9 @@ import { redisKeys, type TrafficEvent } from '@mockyard/contracts';
 import type { BusLogger } from './bus-logger';
 import type { Spool } from './spool';
 import { eventIdOf, findStoredEventIds, mayHaveReachedRedis } from './traffic-publisher-dedupe';
-import { encodeTrafficEvent, inlineTrafficEvent, streamEntryFields, type EncodedTrafficEvent, type TextBodyBytes } from './traffic-publisher-json';
+import { encodeTrafficEvent, inlineTrafficEvent, streamEntryFields, type DetachedBodies, type EncodedTrafficEvent } from './traffic-publisher-json';
 
-export { encodeEventJson, encodeTrafficEvent, inlineTrafficEvent, streamEntryFields, type EncodedTrafficEvent, type TextBodyBytes } from './traffic-publisher-json';
+export { DETACHED_BODY_MIN_BYTES, encodeEventJson, encodeTrafficEvent, inlineTrafficEvent, streamEntryFields, type DetachedBodies, type EncodedTrafficEvent } from './traffic-publisher-json';
 
 export { Spool, type SpoolOptions, type SpoolLine } from './spool';
 
@@ -172,10 +172,10 @@ export class TrafficPublisher {
 
   /**
    * Hands an event over; returns at once. Serialisation happens here, I/O later in the drain loop.
-   * `text` may carry the UTF-8 bytes of text bodies the producer already holds (see TextBodyBytes).
+   * `detached` carries the bytes of large text bodies the producer kept as bytes (see DetachedBodies).
    */
-  publish(event: TrafficEvent, text?: TextBodyBytes): void {
-    const encoded = encodeTrafficEvent(event, text);
+  publish(event: TrafficEvent, detached?: DetachedBodies): void {
+    const encoded = encodeTrafficEvent(event, detached);
     if (this.stopped) {
       // An exchange that finished after stop() (its response closed after the servers had): the spool is
       // closed by then, so open it for this one line; the next start replays it.

@@ -1,3 +1,4 @@
+import { DETACHED_BODY_MIN_BYTES } from '@mockyard/bus';
 import { BodyRecorder } from './body-recorder';
 
 function record(maxBytes: number, ...chunks: (Buffer | string)[]): BodyRecorder {
@@ -44,13 +45,22 @@ describe('BodyRecorder', () => {
   });
 
   it.each([
-    ['a whole text body', 1024, ['grüße', ' €'], 'text/plain', 'grüße €'],
-    ['a text body cut inside a character', 4, ['abc€'], 'text/plain', 'abc'],
-    ['a binary body', 64, [Buffer.from([0, 1, 2])], 'application/octet-stream', undefined],
-  ])('keeps the UTF-8 bytes of the captured text for the publisher: %s', (_name, maxBytes, chunks, contentType, text) => {
+    ['a small text body', 1024, ['grüße', ' €'], 'text/plain', 'grüße €', false],
+    ['a text body cut inside a character', 4, ['abc€'], 'text/plain', 'abc', false],
+    ['a large text body', 4096, ['grüße'.repeat(500)], 'text/plain', 'grüße'.repeat(500), true],
+    ['a large text body cut inside a character', 3001, ['grüße'.repeat(500)], 'text/plain', 'grüße'.repeat(500).slice(0, 2143), true],
+  ])('keeps %s as a string, or from DETACHED_BODY_MIN_BYTES on as bytes for the publisher', (_name, maxBytes, chunks, contentType, text, detached) => {
     const r = record(maxBytes as number, ...(chunks as (Buffer | string)[]));
     const captured = r.toCapturedBody(contentType as string)!;
-    expect(r.textBytes?.toString('utf8')).toBe(text);
-    if (text !== undefined) expect(captured.data).toBe(text);
+    expect(captured.encoding).toBe('utf8');
+    expect(captured.data).toBe(detached ? '' : text);
+    expect(r.detachedBytes?.toString('utf8')).toBe(detached ? text : undefined);
+    if (detached) expect(r.detachedBytes!.length).toBeGreaterThanOrEqual(DETACHED_BODY_MIN_BYTES);
+  });
+
+  it('never detaches a binary body, however large', () => {
+    const r = record(8192, Buffer.alloc(4096, 0xff));
+    expect(r.toCapturedBody('application/octet-stream')).toMatchObject({ encoding: 'base64', data: Buffer.alloc(4096, 0xff).toString('base64') });
+    expect(r.detachedBytes).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
-import { isAscii, isUtf8 } from 'node:buffer';
+import { isUtf8 } from 'node:buffer';
+import { DETACHED_BODY_MIN_BYTES } from '@mockyard/bus';
 import type { CapturedBody } from '@mockyard/contracts';
 
 const TEXT_TYPE = /^(text\/|application\/(json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql|yaml|x-yaml|x-ndjson|problem\+json|problem\+xml|csv|sql|xhtml\+xml))|\+(json|xml)\b/i;
@@ -6,14 +7,15 @@ const TEXT_TYPE = /^(text\/|application\/(json|xml|javascript|ecmascript|x-www-f
 /**
  * Keeps the first `maxBytes` of a body that streams past it (the stream itself is never held back) and
  * counts the full size. Turns the kept bytes into a CapturedBody: text as text, anything else (binary,
- * compressed, invalid UTF-8) as base64.
+ * compressed, invalid UTF-8) as base64. A large text body stays bytes (`detachedBytes`, `data: ""`): the
+ * publisher sends them as they are (see DetachedBodies), so the body never becomes a string here.
  */
 export class BodyRecorder {
   private readonly chunks: Buffer[] = [];
   private keptBytes = 0;
   size = 0;
-  /** After toCapturedBody: the UTF-8 bytes of the captured text (its `data`), when it was captured as text. */
-  textBytes: Buffer | undefined;
+  /** After toCapturedBody: the bytes of a text body of DETACHED_BODY_MIN_BYTES or more, whose `data` is "". */
+  detachedBytes: Buffer | undefined;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -36,11 +38,11 @@ export class BodyRecorder {
   toCapturedBody(contentType?: string, contentEncoding?: string): CapturedBody | undefined {
     if (this.size === 0) return undefined;
     const bytes = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.keptBytes);
-    const text = decodeText(bytes, this.isTruncated, contentType, contentEncoding);
-    this.textBytes = text === undefined ? undefined : this.isTruncated ? trimIncompleteUtf8(bytes) : bytes;
+    const text = textBytes(bytes, this.isTruncated, contentType, contentEncoding);
+    this.detachedBytes = text && text.length >= DETACHED_BODY_MIN_BYTES ? text : undefined;
     return {
       encoding: text === undefined ? 'base64' : 'utf8',
-      data: text ?? bytes.toString('base64'),
+      data: text === undefined ? bytes.toString('base64') : this.detachedBytes ? '' : text.toString('utf8'),
       size: this.size,
       truncated: this.isTruncated,
       ...(contentType ? { contentType } : {}),
@@ -48,15 +50,16 @@ export class BodyRecorder {
   }
 }
 
-/** The body as text when it is text (by type, or untyped valid UTF-8 without NULs); else undefined. */
-export function decodeText(bytes: Buffer, truncated: boolean, contentType?: string, contentEncoding?: string): string | undefined {
+/**
+ * The bytes of the body's text when it is text (by type, or untyped valid UTF-8 without NULs), a multi-byte
+ * character cut by the cap dropped; undefined when it is to be captured as base64.
+ */
+function textBytes(bytes: Buffer, truncated: boolean, contentType?: string, contentEncoding?: string): Buffer | undefined {
   if (contentEncoding && contentEncoding.trim().toLowerCase() !== 'identity') return undefined;
   if (contentType && !TEXT_TYPE.test(contentType)) return undefined;
   const whole = truncated ? trimIncompleteUtf8(bytes) : bytes;
   if (!contentType && whole.includes(0)) return undefined;
-  // ASCII (most JSON, forms, HTML) decodes as latin1: a one-byte string, the cheapest to build and serialise.
-  if (isAscii(whole)) return whole.toString('latin1');
-  return isUtf8(whole) ? whole.toString('utf8') : undefined;
+  return isUtf8(whole) ? whole : undefined;
 }
 
 /** Drops a multi-byte UTF-8 sequence cut off by the size cap. */

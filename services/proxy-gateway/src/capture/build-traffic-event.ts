@@ -19,7 +19,10 @@ export interface ExchangeRecord {
   redactHeaders: ReadonlySet<string>;
 }
 
-/** The traffic event of one finished exchange, headers redacted and bodies captured within the cap. */
+/**
+ * The traffic event of one finished exchange, headers redacted and bodies captured within the cap. A large
+ * text body is empty in it: its bytes are on the recorder (`detachedBytes`), for the publisher.
+ */
 export function buildTrafficEvent(record: ExchangeRecord): TrafficEvent {
   const requestBody = record.requestBody?.toCapturedBody(single(record.requestHeaders['content-type']), single(record.requestHeaders['content-encoding']));
   const response = record.response;

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { randomUUID } from 'node:crypto';
-import type { TextBodyBytes } from '@mockyard/bus';
+import type { DetachedBodies } from '@mockyard/bus';
 import type { TrafficEvent, TrafficSource } from '@mockyard/contracts';
 import type { HttpProblem, Logger } from '@mockyard/service-kit';
 import { BodyRecorder } from '../capture/body-recorder';
@@ -15,8 +15,8 @@ import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
 export interface CaptureSettings {
   maxBodyBytes: number;
   redactHeaders: ReadonlySet<string>;
-  /** `text`: the UTF-8 bytes of the captured text bodies, so the publisher need not encode them again. */
-  publish(event: TrafficEvent, text?: TextBodyBytes): void;
+  /** `detached`: large text bodies kept as bytes (their `data` in the event is empty), see DetachedBodies. */
+  publish(event: TrafficEvent, detached?: DetachedBodies): void;
 }
 
 export interface ForwarderOptions {
@@ -218,7 +218,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
         error,
         redactHeaders: settings.redactHeaders,
       });
-      settings.publish(event, { request: requestBody?.textBytes, response: responseBody?.textBytes });
+      settings.publish(event, { request: requestBody?.detachedBytes, response: responseBody?.detachedBytes });
     } catch (err) {
       options.logger.error({ err }, 'traffic event not published');
     }
