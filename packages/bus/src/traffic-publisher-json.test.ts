@@ -38,6 +38,7 @@ function detach(event: TrafficEvent): [TrafficEvent, DetachedBodies] {
 
 describe('encodeTrafficEvent', () => {
   it.each([
+    ['no bodies', undefined, undefined],
     ['a large plain request body', plain, undefined],
     ['a large plain response body', undefined, plain],
     ['both bodies large and plain', plain, plain],
