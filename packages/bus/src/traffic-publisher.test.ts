@@ -107,7 +107,7 @@ describe('encodeEventJson', () => {
 });
 
 describe('splitIntoEntries', () => {
-  const e = (bytes: number, body = 0) => ({ json: 'x'.repeat(bytes), ...(body ? { responseBody: Buffer.alloc(body) } : {}) });
+  const e = (bytes: number, body = 0) => ({ json: 'x'.repeat(bytes), size: bytes + body, ...(body ? { responseBody: Buffer.alloc(body) } : {}) });
 
   it('keeps a batch of small events in one entry', () => {
     const events = Array.from({ length: 200 }, () => e(1000));

@@ -69,8 +69,8 @@ export const publisherRedisOptions = {
 /** An event waiting in memory: its JSON and detached bodies (the spool gets them inline). */
 type Pending = EncodedTrafficEvent;
 
-/** One event of an XADD: an encoded event, or a spooled line (bodies inline). */
-type Outgoing = Pick<EncodedTrafficEvent, 'requestBody' | 'responseBody'> & { json: string | Buffer };
+/** One event of an XADD: an encoded event, or a spooled line (bodies inline); `size` as EncodedTrafficEvent's. */
+type Outgoing = Pick<EncodedTrafficEvent, 'requestBody' | 'responseBody' | 'size'> & { json: string | Buffer };
 
 /** A round trip that added only the first `added` events (the entries before the one that failed). */
 class PartialPublishError extends Error {
@@ -302,7 +302,7 @@ export class TrafficPublisher {
     const toSend = readable.filter((l) => !alreadyStored.has(ids.get(l) ?? ''));
     const added = toSend.length
       ? await this.send(
-          toSend.map((l) => ({ json: l.line })),
+          toSend.map((l) => ({ json: l.line, size: l.line.length })),
           toSend.map((l) => ids.get(l) ?? ''),
         )
       : 0;
@@ -399,14 +399,13 @@ export function splitIntoEntries<T extends Outgoing>(events: T[], maxBytes: numb
   let current: T[] = [];
   let bytes = 0;
   for (const e of events) {
-    const size = e.json.length + (e.requestBody?.length ?? 0) + (e.responseBody?.length ?? 0);
-    if (current.length && bytes + size > maxBytes) {
+    if (current.length && bytes + e.size > maxBytes) {
       entries.push(current);
       current = [];
       bytes = 0;
     }
     current.push(e);
-    bytes += size;
+    bytes += e.size;
   }
   if (current.length) entries.push(current);
   return entries;
