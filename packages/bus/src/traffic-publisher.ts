@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import { redisKeys, type TrafficEvent } from '@mockyard/contracts';
 import type { BusLogger } from './bus-logger';
 import type { Spool } from './spool';
+import { UncopiedCommand } from './uncopied-command';
 import { eventIdOf, findStoredEventIds, mayHaveReachedRedis } from './traffic-publisher-dedupe';
 import { encodeTrafficEvent, inlineTrafficEvent, streamEntryFields, type DetachedBodies, type EncodedTrafficEvent } from './traffic-publisher-json';
 
@@ -334,7 +335,7 @@ export class TrafficPublisher {
    * small events is a single entry: one command per batch instead of one per event, less work for the
    * gateway, Redis and the loggers). Each entry's MAXLEN is the cap in events over the events in it. The
    * commands are written into the corked socket and go out in one writev, without a pipeline's
-   * concatenation of all of them.
+   * concatenation of all of them, nor ioredis's concatenation of each command (UncopiedCommand).
    */
   private async xaddEvents(events: Outgoing[]): Promise<number> {
     const entries = splitIntoEntries(events, ENTRY_MAX_BYTES);
@@ -343,7 +344,7 @@ export class TrafficPublisher {
     socket?.cork();
     let replies: Promise<unknown>[];
     try {
-      replies = entries.map((entry) => redis.xadd(this.stream, 'MAXLEN', '~', Math.max(1, Math.ceil(this.maxStreamLength / entry.length)), '*', ...streamEntryFields(entry)));
+      replies = entries.map((entry) => UncopiedCommand.send(redis, 'xadd', [this.stream, 'MAXLEN', '~', String(Math.max(1, Math.ceil(this.maxStreamLength / entry.length))), '*', ...streamEntryFields(entry)]));
     } finally {
       socket?.uncork();
     }
