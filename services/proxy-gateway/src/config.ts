@@ -39,7 +39,7 @@ export const gatewayConfigFields = {
     env: ['PROXY_WORKERS'],
     schema: workerCount,
     default: 'auto',
-    doc: 'gateway processes sharing ports 8080/8888 (Node cluster), like nginx\'s worker_processes: auto = one per CPU the process may use (a cgroup CPU quota such as docker --cpus counts), at most 4; 1 = a single process. Each worker has its own upstream pool and spool file; /health/ready sums their capture counters',
+    doc: 'gateway processes sharing ports 8080/8888 (Node cluster), like nginx\'s worker_processes: auto = one per CPU the process may use (a cgroup CPU quota on its cgroup or a parent, such as docker --cpus or systemd CPUQuota=, counts), at most 4; 1 = a single process. Each worker has its own upstream pool and spool file; /health/ready sums their capture counters',
   },
   proxyMaxSockets: { keys: ['proxy.max-sockets'], schema: configSchemas.positiveInt, default: 256, doc: 'keep-alive upstream connections per target origin (per worker)' },
   outboundAllow: { keys: ['proxy.outbound.allow'], env: ['PROXY_OUTBOUND_ALLOW'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs /proxy and the forward proxy may reach; empty = any (loopback included) not denied' },

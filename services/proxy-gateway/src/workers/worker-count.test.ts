@@ -38,6 +38,32 @@ describe('cgroupCpuQuota', () => {
     expect(cgroupCpuQuota(v1('-1\n'))).toBeUndefined();
   });
 
+  it('takes the smallest quota from its own cgroup up to the root (systemd CPUQuota= on a slice, a pod)', () => {
+    const slice = {
+      '/proc/self/cgroup': '0::/system.slice/mockyard.slice/gateway.service\n',
+      '/sys/fs/cgroup/system.slice/mockyard.slice/gateway.service/cpu.max': 'max 100000\n',
+      '/sys/fs/cgroup/system.slice/mockyard.slice/cpu.max': '150000 100000\n',
+      '/sys/fs/cgroup/system.slice/cpu.max': '400000 100000\n',
+    };
+    expect(cgroupCpuQuota(files(slice))).toBe(1.5);
+    expect(cgroupCpuQuota(files({ ...slice, '/sys/fs/cgroup/system.slice/mockyard.slice/gateway.service/cpu.max': '50000 100000' }))).toBe(0.5);
+    // every level unlimited
+    expect(cgroupCpuQuota(files({ '/proc/self/cgroup': '0::/a/b\n', '/sys/fs/cgroup/a/b/cpu.max': 'max 100000', '/sys/fs/cgroup/a/cpu.max': 'max 100000' }))).toBeUndefined();
+  });
+
+  it('reads a container\'s own root when its cgroup path is the host\'s (cgroup v1 inside a container)', () => {
+    const container = {
+      '/proc/self/cgroup': '12:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n0::/\n',
+      '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us': '100000\n',
+      '/sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us': '100000\n',
+    };
+    expect(cgroupCpuQuota(files(container))).toBe(1);
+    // the same path mounted as on the host: the container's level is the smaller one
+    expect(
+      cgroupCpuQuota(files({ ...container, '/sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_quota_us': '50000', '/sys/fs/cgroup/cpu,cpuacct/docker/abc/cpu.cfs_period_us': '100000' })),
+    ).toBe(0.5);
+  });
+
   it('is undefined without any cgroup files', () => {
     expect(cgroupCpuQuota(files({}))).toBeUndefined();
   });

@@ -21,16 +21,61 @@ export function availableCpus(readFile: (path: string) => string = (path) => rea
   return quota === undefined ? cpus : Math.max(1, Math.min(cpus, Math.ceil(quota)));
 }
 
-/** The cgroup CPU quota in CPUs (v2 `cpu.max`, else v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`); undefined when unlimited or unknown. */
+/**
+ * The cgroup CPU quota in CPUs, the smallest on the way from this process's cgroup to the root (v2 `cpu.max`,
+ * else v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`); undefined when unlimited or unknown. A limit can sit on a
+ * parent: systemd's `CPUQuota=` on a slice, Kubernetes' pod-level cgroup, a container started with the host's
+ * cgroup namespace. The process's cgroup comes from /proc/self/cgroup; directories of it that are not mounted
+ * here (a container's view of a v1 host path) are skipped, and the mount's root is always read.
+ */
 export function cgroupCpuQuota(readFile: (path: string) => string): number | undefined {
-  const v2 = tryRead(readFile, '/sys/fs/cgroup/cpu.max');
-  if (v2 !== undefined) {
-    const [quota, period] = v2.trim().split(/\s+/);
-    return toCpus(quota, period ?? '100000');
+  const own = ownCgroups(tryRead(readFile, '/proc/self/cgroup') ?? '');
+  const v2 = smallest(ancestors('/sys/fs/cgroup', own.v2), (dir) => {
+    const content = tryRead(readFile, `${dir}/cpu.max`);
+    if (content === undefined) return undefined;
+    const [quota, period] = content.trim().split(/\s+/);
+    return toCpus(quota, period ?? '100000') ?? Infinity;
+  });
+  if (v2 !== undefined) return Number.isFinite(v2) ? v2 : undefined;
+  const v1 = smallest(
+    ['/sys/fs/cgroup/cpu', '/sys/fs/cgroup/cpu,cpuacct'].flatMap((mount) => ancestors(mount, own.v1)),
+    (dir) => {
+      const quota = tryRead(readFile, `${dir}/cpu.cfs_quota_us`);
+      const period = tryRead(readFile, `${dir}/cpu.cfs_period_us`);
+      return quota === undefined || period === undefined ? undefined : (toCpus(quota.trim(), period.trim()) ?? Infinity);
+    },
+  );
+  return v1 !== undefined && Number.isFinite(v1) ? v1 : undefined;
+}
+
+/** This process's cgroup paths from /proc/self/cgroup: the v2 one (`0::/path`) and the v1 cpu controller's. */
+function ownCgroups(procSelfCgroup: string): { v2: string; v1: string } {
+  let v2 = '/';
+  let v1 = '/';
+  for (const line of procSelfCgroup.split('\n')) {
+    const [id, controllers, ...rest] = line.split(':');
+    const path = rest.join(':');
+    if (!path.startsWith('/') || path.split('/').includes('..')) continue;
+    if (id === '0' && controllers === '') v2 = path;
+    else if (controllers.split(',').includes('cpu')) v1 = path;
   }
-  const quota = tryRead(readFile, '/sys/fs/cgroup/cpu/cpu.cfs_quota_us');
-  const period = tryRead(readFile, '/sys/fs/cgroup/cpu/cpu.cfs_period_us');
-  return quota === undefined || period === undefined ? undefined : toCpus(quota.trim(), period.trim());
+  return { v2, v1 };
+}
+
+/** `mount` + `path`, then each parent of it, up to `mount` itself. */
+function ancestors(mount: string, path: string): string[] {
+  const parts = path.split('/').filter(Boolean);
+  return parts.map((_, i) => `${mount}/${parts.slice(0, parts.length - i).join('/')}`).concat(mount);
+}
+
+/** The smallest value `read` gives for `dirs` (Infinity = present but unlimited); undefined when none was readable. */
+function smallest(dirs: string[], read: (dir: string) => number | undefined): number | undefined {
+  let min: number | undefined;
+  for (const dir of dirs) {
+    const value = read(dir);
+    if (value !== undefined) min = Math.min(min ?? Infinity, value);
+  }
+  return min;
 }
 
 function toCpus(quota: string | undefined, period: string): number | undefined {
