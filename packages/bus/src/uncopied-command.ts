@@ -4,10 +4,10 @@ import { Command, type Redis } from 'ioredis';
 /**
  * A Redis command whose Buffer arguments reach the socket as they are. ioredis's own Command joins all of a
  * command's arguments into one new Buffer before writing it: for an XADD of captured 100 KiB bodies, a
- * 100 KiB copy per exchange, which the gateway paid in CPU and, worse, in external (off-heap) memory, whose
- * growth makes V8 run back-to-back mark-compacts (see BENCHMARKS.md, "the slow mode"). This one writes the
- * RESP framing (strings) and each Buffer argument into the socket in turn and gives ioredis only the final
- * CRLF to write; a caller that corks the socket (the publisher does) sends it all in one writev.
+ * 100 KiB copy per exchange, which the gateway paid in CPU and in off-heap memory, whose swings start V8's
+ * major collections (BENCHMARKS.md, "The major collections at 100 KiB"). This one writes the RESP framing
+ * (strings) and each Buffer argument into the socket in turn and gives ioredis only the final CRLF to write;
+ * a caller that corks the socket (the publisher does) sends it all in one writev.
  *
  * ioredis passes the socket it writes to (also the new one after a reconnect) to `toWritable`.
  */
