@@ -13,6 +13,8 @@ const PROXY_TIMEOUT_MS = 2000;
 const SLOW_HEADER_CLIENTS = 20;
 const NON_READING_CLIENTS = 10;
 const BIG_MIB = 200;
+/** The gateway's default proxy.idle-timeout-ms. */
+const IDLE_TIMEOUT_MS = 45_000;
 
 let redis: TestRedis;
 let upstream: Upstream;
@@ -90,6 +92,7 @@ it('times out a silent target, drops slow-header clients, bounds memory under no
     // Clients that never read a 200 MiB download.
     const bigUrl = `${gateway.url}/proxy?url=${encodeURIComponent(`${upstream.url}/big/${BIG_MIB}`)}`;
     const nonReaders = Array.from({ length: NON_READING_CLIENTS }, () => nonReadingClient(bigUrl));
+    const nonReadersSince = Date.now();
     // Clients that send headers one byte a second, on both ports.
     const target = encodeURIComponent(`${upstream.url}/echo/slow`);
     const slow = [
@@ -116,7 +119,9 @@ it('times out a silent target, drops slow-header clients, bounds memory under no
     const rssEnd = gateway.rssBytes();
     // The gateway's idle timeout closes the non-readers' connections and aborts the downloads behind them.
     // A paused client cannot see that close (it never reads the FIN), the upstream can: its downloads end.
-    nonReadersClosedByGateway = await waitUntil(() => upstream.openSockets() <= 8, 45_000, 'non-readers released').then(
+    // proxy.idle-timeout-ms is 45 s and a stalled write gets two periods: up to 90 s after they stopped reading.
+    const idleDeadlineMs = Math.max(5_000, nonReadersSince + 2 * IDLE_TIMEOUT_MS + 20_000 - Date.now());
+    nonReadersClosedByGateway = await waitUntil(() => upstream.openSockets() <= 8, idleDeadlineMs, 'non-readers released').then(
       () => NON_READING_CLIENTS,
       () => nonReaders.filter((c) => c.closed()).length,
     );
@@ -143,6 +148,8 @@ it('times out a silent target, drops slow-header clients, bounds memory under no
     });
     expect(samples.filter((s) => s.status !== 200)).toEqual([]);
     expect(slowClosed.filter((ms) => ms < 0)).toEqual([]);
+    // proxy.headers-timeout-ms: told why, on both ports
+    expect([...new Set(slow.map((s) => s.answer().split('\r\n')[0]))]).toEqual(['HTTP/1.1 408 Request Timeout']);
     expect(rssEnd).toBeLessThan(rssStart * 1.5 + 100 * 1024 * 1024);
     expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
   } finally {

@@ -32,6 +32,12 @@ export const gatewayConfigFields = {
     default: 45000,
     doc: 'close a client connection on 8080/8888 after this many ms with nothing read or written (a client that never reads its response: Node gives a stalled write two periods); keep it above proxy.timeout-ms; 0 = never. CONNECT tunnels are not affected',
   },
+  proxyHeadersTimeoutMs: {
+    keys: ['proxy.headers-timeout-ms'],
+    schema: configSchemas.positiveInt,
+    default: 20000,
+    doc: 'milliseconds a client on 8080/8888 may take to send a request\'s headers before it gets 408 and is closed (slow-header clients, "slowloris"); checked every quarter of it',
+  },
   proxyTrustForwardedFor: { keys: ['proxy.trust-forwarded-for'], schema: configSchemas.boolean, default: false, doc: 'take the logged client address from X-Forwarded-For (only behind a trusted proxy)' },
   proxyVerifyTls: { keys: ['proxy.verify-tls'], schema: configSchemas.boolean, default: true, doc: 'verify https targets\' certificates (false accepts self-signed targets)' },
   workers: {

@@ -90,3 +90,70 @@ describe('client idle timeout (proxy.idle-timeout-ms)', () => {
     }
   });
 });
+
+/** A client that sends a request line, then one header byte every 200 ms, never finishing its headers. */
+function slowHeaderClient(port: number, requestLine: string): { closed: Promise<void>; answer: () => string } {
+  const socket = net.connect(port, '127.0.0.1', () => socket.write(`${requestLine}\r\nHost: 127.0.0.1\r\n`));
+  let answer = '';
+  socket.on('data', (c: Buffer) => (answer += c.toString()));
+  socket.on('error', () => undefined);
+  const timer = setInterval(() => socket.writable && socket.write('X'), 200);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  void closed.then(() => clearInterval(timer));
+  return { closed, answer: () => answer };
+}
+
+describe('client headers timeout (proxy.headers-timeout-ms)', () => {
+  it('answers 408 and closes clients that do not finish their headers in time, on both ports, while others are served', async () => {
+    const gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, PROXY_HEADERS_TIMEOUT_MS: '1000' });
+    try {
+      const slow = [
+        slowHeaderClient(gateway.port, `GET /proxy?url=${encodeURIComponent(`${upstreamUrl}/small`)} HTTP/1.1`),
+        slowHeaderClient(gateway.proxyPort, `GET ${upstreamUrl}/small HTTP/1.1`),
+      ];
+      // A client whose headers arrive in pieces, but within the timeout, is answered.
+      const pieces = await new Promise<string>((resolve, reject) => {
+        let answer = '';
+        const socket = net.connect(gateway.port, '127.0.0.1');
+        socket.on('error', reject);
+        socket.on('data', (c: Buffer) => {
+          answer += c.toString();
+          if (answer.endsWith('ok')) socket.end();
+        });
+        socket.on('close', () => resolve(answer));
+        const parts = [`GET /proxy?url=${encodeURIComponent(`${upstreamUrl}/small`)} HTTP/1.1\r\n`, 'Host: 127.0.0.1\r\n', 'Connection: close\r\n\r\n'];
+        parts.forEach((part, i) => setTimeout(() => socket.write(part), i * 200));
+      });
+      expect(pieces).toMatch(/^HTTP\/1\.1 200 /);
+      let deadline: NodeJS.Timeout | undefined;
+      const closedInTime = await Promise.race([Promise.all(slow.map((s) => s.closed)).then(() => true), new Promise((r) => (deadline = setTimeout(() => r(false), 10_000)))]);
+      clearTimeout(deadline);
+      expect(closedInTime).toBe(true);
+      expect(slow.map((s) => s.answer().split('\r\n')[0])).toEqual(['HTTP/1.1 408 Request Timeout', 'HTTP/1.1 408 Request Timeout']);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe('bad client requests on the forward-proxy port', () => {
+  it('answers oversized headers with 431 and unparsable requests with 400, as Node does on the public port', async () => {
+    const gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix });
+    const firstLine = (port: number, request: string) =>
+      new Promise<string>((resolve) => {
+        let answer = '';
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+        socket.on('data', (c: Buffer) => (answer += c.toString()));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(answer.split('\r\n')[0]));
+      });
+    try {
+      const oversized = `GET ${upstreamUrl}/small HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+      expect(await firstLine(gateway.proxyPort, oversized)).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+      expect(await firstLine(gateway.port, oversized.replace(`GET ${upstreamUrl}/small`, 'GET /proxy'))).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+      expect(await firstLine(gateway.proxyPort, 'NOT HTTP AT ALL\r\n\r\n')).toBe('HTTP/1.1 400 Bad Request');
+    } finally {
+      await gateway.stop();
+    }
+  });
+});

@@ -12,6 +12,8 @@ export interface ForwardProxyDeps {
   self: SelfAddresses;
   trustForwardedFor: boolean;
   logger: Logger;
+  /** Node server options (headers timeout). */
+  serverOptions?: http.ServerOptions;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface ForwardProxyDeps {
  * `forward`); CONNECT requests become byte-for-byte tunnels logged as `tunnel` events.
  */
 export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(deps.serverOptions ?? {}, (req, res) => {
     try {
       const raw = req.url ?? '';
       if (!/^https?:\/\//i.test(raw)) {
@@ -58,8 +60,10 @@ export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
       logger: deps.logger,
     });
   });
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  // As Node's own answers: a client too slow with its headers gets 408, oversized headers 431, the rest 400.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
   return server;
