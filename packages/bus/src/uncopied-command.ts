@@ -9,10 +9,13 @@ import { Command, type Redis } from 'ioredis';
  * (strings) and each Buffer argument into the socket in turn and gives ioredis only the final CRLF to write;
  * a caller that corks the socket (the publisher does) sends it all in one writev.
  *
- * ioredis passes the socket it writes to (also the new one after a reconnect) to `toWritable`.
+ * ioredis passes the socket it writes to (also the new one after a reconnect) to `toWritable`. Only for a
+ * command sent on its own (`send`): in a pipeline or MULTI, ioredis collects the commands' writables and
+ * writes them later, and these direct writes would overtake them — hence the private constructor. The
+ * client's `keyPrefix` is not applied.
  */
 export class UncopiedCommand extends Command {
-  constructor(name: string, args: (string | Buffer)[]) {
+  private constructor(name: string, args: (string | Buffer)[]) {
     super(name, args, { replyEncoding: 'utf8' });
   }
 

@@ -32,6 +32,26 @@ describe('UncopiedCommand against a real Redis (Buffer arguments written to the 
     );
   });
 
+  it('hands the socket the Buffer it was given, not a copy', async () => {
+    const key = `${testRedis.prefix}:identity`;
+    await redis.ping();
+    const body = Buffer.alloc(50_000, 'q');
+    const written: unknown[] = [];
+    const socket = redis.stream;
+    const write = socket.write.bind(socket) as (chunk: unknown) => boolean;
+    socket.write = ((chunk: unknown) => {
+      written.push(chunk);
+      return write(chunk);
+    }) as typeof socket.write;
+    try {
+      await UncopiedCommand.send(redis, 'xadd', [key, '*', 'body', body]);
+    } finally {
+      socket.write = write as typeof socket.write;
+    }
+    expect(written.filter((chunk) => chunk === body)).toHaveLength(1);
+    expect(written.every((chunk) => chunk === body || (typeof chunk === 'string' && chunk.length < 200))).toBe(true);
+  });
+
   it('keeps commands whole and in order when several are written into one corked socket', async () => {
     const key = `${testRedis.prefix}:corked`;
     await redis.ping();
