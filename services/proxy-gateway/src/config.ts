@@ -36,7 +36,7 @@ export const gatewayConfigFields = {
     keys: ['proxy.headers-timeout-ms'],
     schema: configSchemas.positiveInt,
     default: 20000,
-    doc: 'milliseconds a client on 8080/8888 may take to send a request\'s headers before it gets 408 and is closed (slow-header clients, "slowloris"); checked every quarter of it',
+    doc: 'milliseconds a client on 8080/8888 may take to send a request\'s headers before it gets 408 and is closed (slow-header clients, "slowloris"; also a new connection that sends no request at all, whatever proxy.idle-timeout-ms says); checked every quarter of it',
   },
   proxyTrustForwardedFor: { keys: ['proxy.trust-forwarded-for'], schema: configSchemas.boolean, default: false, doc: 'take the logged client address from X-Forwarded-For (only behind a trusted proxy)' },
   proxyVerifyTls: { keys: ['proxy.verify-tls'], schema: configSchemas.boolean, default: true, doc: 'verify https targets\' certificates (false accepts self-signed targets)' },

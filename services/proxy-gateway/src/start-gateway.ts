@@ -75,14 +75,18 @@ export async function startGateway(config: GatewayConfig, logger: Logger, worker
   });
   // Node checks the headers timeout every connectionsCheckingInterval (30 s by default, which let a
   // slow-header client hold a connection for up to 90 s); a quarter of the timeout bounds it at 1.25×.
-  const serverOptions: http.ServerOptions = { headersTimeout: config.proxyHeadersTimeoutMs, connectionsCheckingInterval: Math.max(100, Math.floor(config.proxyHeadersTimeoutMs / 4)) };
+  // requestTimeout 0: large bodies stream for as long as they take (and a headers timeout above Node's default
+  // requestTimeout of 5 min would otherwise be refused).
+  const serverOptions: http.ServerOptions = {
+    requestTimeout: 0,
+    headersTimeout: config.proxyHeadersTimeoutMs,
+    connectionsCheckingInterval: Math.max(100, Math.floor(config.proxyHeadersTimeoutMs / 4)),
+  };
   const publicServer = http.createServer(serverOptions, gateway.handler);
   publicServer.on('upgrade', gateway.upgrade);
   const proxyServer = createForwardProxyServer({ forwarder: forwarder.options, self, trustForwardedFor: config.proxyTrustForwardedFor, logger, serverOptions });
-  for (const s of [publicServer, proxyServer]) {
-    s.requestTimeout = 0; // large bodies stream for as long as they take…
-    s.timeout = config.proxyIdleTimeoutMs; // …but a connection with no traffic either way is closed (0: never)
-  }
+  // A connection with no traffic either way is closed (0: never).
+  for (const s of [publicServer, proxyServer]) s.timeout = config.proxyIdleTimeoutMs;
   const main = await startServer(publicServer, config.port, config.bindAddress);
   self.addGatewayPort(main.port);
   const forward = await startServer(proxyServer, config.proxyPort, config.bindAddress);

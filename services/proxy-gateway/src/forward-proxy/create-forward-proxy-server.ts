@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import { HttpProblem, toHttpProblem, type Logger } from '@mockyard/service-kit';
 import { OutboundDeniedError, toForbiddenProblem } from '../domain/outbound-policy';
 import { findClientAddress } from '../forwarding/client-address';
@@ -60,10 +61,12 @@ export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
       logger: deps.logger,
     });
   });
-  // As Node's own answers: a client too slow with its headers gets 408, oversized headers 431, the rest 400.
+  // As Node answers on its own: a client too slow with its headers gets 408, oversized headers 431, the rest
+  // 400 — only when nothing was written on the connection yet — and the connection is closed both ways (a
+  // client that ignores the FIN must not keep it open).
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    if (socket.writable && (socket as Socket).bytesWritten === 0) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`, () => socket.destroy());
     else socket.destroy();
   });
   return server;

@@ -38,7 +38,7 @@ describe('cgroupCpuQuota', () => {
     expect(cgroupCpuQuota(v1('-1\n'))).toBeUndefined();
   });
 
-  it('takes the smallest quota from its own cgroup up to the root (systemd CPUQuota= on a slice, a pod)', () => {
+  it('takes the smallest quota from its own cgroup up to the root (systemd CPUQuota= on a slice)', () => {
     const slice = {
       '/proc/self/cgroup': '0::/system.slice/mockyard.slice/gateway.service\n',
       '/sys/fs/cgroup/system.slice/mockyard.slice/gateway.service/cpu.max': 'max 100000\n',
