@@ -1,41 +1,26 @@
-import http from 'node:http';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { createTestRedis } from '@mockyard/testkit';
 import { startTestGateway } from './support/start-test-gateway';
+import { startUpstream, type UpstreamServer } from './support/upstream-server';
 
 const redis = createTestRedis();
-let upstream: http.Server;
-let upstreamUrl: string;
+let upstream: UpstreamServer;
 const upstreamSockets = new Set<net.Socket>();
+/** 200 MiB streamed honouring backpressure. */
+const BIG = `/download?bytes=${200 * 1024 * 1024}`;
+/** Answered at once, with SMALL_BODY. */
+const SMALL = '/status/200';
+const SMALL_BODY = 'status 200';
 
 beforeAll(async () => {
-  // /big streams 200 MiB honouring backpressure; /small answers at once.
-  upstream = http.createServer((req, res) => {
-    if (req.url === '/small') return void res.end('ok');
-    const chunk = Buffer.alloc(64 * 1024, 97);
-    let left = 200 * 1024 * 1024;
-    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(left) });
-    const pump = () => {
-      while (left > 0) {
-        left -= chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-      res.end();
-    };
-    res.on('close', () => (left = 0));
-    pump();
-  });
-  upstream.on('connection', (s) => {
+  upstream = await startUpstream();
+  upstream.server.on('connection', (s: net.Socket) => {
     upstreamSockets.add(s);
     s.once('close', () => upstreamSockets.delete(s));
   });
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  upstream.closeAllConnections();
-  await new Promise((r) => upstream.close(r));
+  await upstream.close(0);
   await redis.cleanup();
 });
 
@@ -63,11 +48,11 @@ describe('client idle timeout (proxy.idle-timeout-ms)', () => {
     const gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, PROXY_IDLE_TIMEOUT_MS: '1000' });
     const stuck: net.Socket[] = [];
     try {
-      stuck.push(...[1, 2, 3].map(() => nonReadingClient(gateway.port, `/proxy?url=${encodeURIComponent(`${upstreamUrl}/big`)}`)));
+      stuck.push(...[1, 2, 3].map(() => nonReadingClient(gateway.port, `/proxy?url=${encodeURIComponent(`${upstream.url}${BIG}`)}`)));
       expect(await waitFor(() => upstreamSockets.size === 3, 5000)).toBe(true);
       // Normal traffic keeps flowing meanwhile.
-      const normal = await fetch(`${gateway.url}/proxy?url=${encodeURIComponent(`${upstreamUrl}/small`)}`);
-      expect(await normal.text()).toBe('ok');
+      const normal = await fetch(`${gateway.url}/proxy?url=${encodeURIComponent(`${upstream.url}${SMALL}`)}`);
+      expect(await normal.text()).toBe(SMALL_BODY);
       // The stalled downloads are aborted once their clients were idle for the timeout (the paused clients
       // themselves cannot see the close: they never read the FIN).
       expect(await waitFor(() => [...upstreamSockets].filter((s) => s.bytesWritten > 1024 * 1024).length === 0, 15_000)).toBe(true);
@@ -79,7 +64,7 @@ describe('client idle timeout (proxy.idle-timeout-ms)', () => {
 
   it('keeps idle connections open when the timeout is 0', async () => {
     const gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, PROXY_IDLE_TIMEOUT_MS: '0' });
-    const stuck = nonReadingClient(gateway.port, `/proxy?url=${encodeURIComponent(`${upstreamUrl}/big`)}`);
+    const stuck = nonReadingClient(gateway.port, `/proxy?url=${encodeURIComponent(`${upstream.url}${BIG}`)}`);
     try {
       expect(await waitFor(() => [...upstreamSockets].some((s) => s.bytesWritten > 1024 * 1024), 5000)).toBe(true);
       await new Promise((r) => setTimeout(r, 2500));
@@ -111,8 +96,8 @@ describe('client headers timeout (proxy.headers-timeout-ms)', () => {
     const gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, PROXY_HEADERS_TIMEOUT_MS: '1000' });
     try {
       const slow = [
-        slowHeaderClient(gateway.port, `GET /proxy?url=${encodeURIComponent(`${upstreamUrl}/small`)} HTTP/1.1`),
-        slowHeaderClient(gateway.proxyPort, `GET ${upstreamUrl}/small HTTP/1.1`),
+        slowHeaderClient(gateway.port, `GET /proxy?url=${encodeURIComponent(`${upstream.url}${SMALL}`)} HTTP/1.1`),
+        slowHeaderClient(gateway.proxyPort, `GET ${upstream.url}${SMALL} HTTP/1.1`),
       ];
       // A client whose headers arrive in pieces, but within the timeout, is answered.
       const pieces = await new Promise<string>((resolve, reject) => {
@@ -121,10 +106,10 @@ describe('client headers timeout (proxy.headers-timeout-ms)', () => {
         socket.on('error', reject);
         socket.on('data', (c: Buffer) => {
           answer += c.toString();
-          if (answer.endsWith('ok')) socket.end();
+          if (answer.endsWith(SMALL_BODY)) socket.end();
         });
         socket.on('close', () => resolve(answer));
-        const parts = [`GET /proxy?url=${encodeURIComponent(`${upstreamUrl}/small`)} HTTP/1.1\r\n`, 'Host: 127.0.0.1\r\n', 'Connection: close\r\n\r\n'];
+        const parts = [`GET /proxy?url=${encodeURIComponent(`${upstream.url}${SMALL}`)} HTTP/1.1\r\n`, 'Host: 127.0.0.1\r\n', 'Connection: close\r\n\r\n'];
         parts.forEach((part, i) => setTimeout(() => socket.write(part), i * 200));
       });
       expect(pieces).toMatch(/^HTTP\/1\.1 200 /);
@@ -152,9 +137,9 @@ describe('bad client requests on the forward-proxy port', () => {
         socket.on('close', () => resolve(answer.split('\r\n')[0]));
       });
     try {
-      const oversized = `GET ${upstreamUrl}/small HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+      const oversized = `GET ${upstream.url}${SMALL} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
       expect(await firstLine(gateway.proxyPort, oversized)).toBe('HTTP/1.1 431 Request Header Fields Too Large');
-      expect(await firstLine(gateway.port, oversized.replace(`GET ${upstreamUrl}/small`, 'GET /proxy'))).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+      expect(await firstLine(gateway.port, oversized.replace(`GET ${upstream.url}${SMALL}`, 'GET /proxy'))).toBe('HTTP/1.1 431 Request Header Fields Too Large');
       expect(await firstLine(gateway.proxyPort, 'NOT HTTP AT ALL\r\n\r\n')).toBe('HTTP/1.1 400 Bad Request');
     } finally {
       await gateway.stop();
