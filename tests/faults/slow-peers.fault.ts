@@ -130,13 +130,14 @@ it('times out a silent target, drops slow-header clients, bounds memory under no
     load.stop();
     const samples = await load.done;
 
+    const slowHeaderAnswers = [...new Set(slow.map((s) => s.answer().split('\r\n')[0]))];
     reportFigure('slow-peers', {
       silentTargetCalls: hung.length,
       silentTarget504P50Ms: percentile(hung.map((h) => h.ms), 50),
       slowHeaderClients: slow.length,
       slowHeaderClosedAfterMsMin: Math.min(...slowClosed),
       slowHeaderClosedAfterMsMax: Math.max(...slowClosed),
-      slowHeaderAnswers: [...new Set(slow.map((s) => s.answer().split('\r\n')[0]))],
+      slowHeaderAnswers,
       nonReadingClients: NON_READING_CLIENTS,
       nonReadersClosedByGateway,
       rssStartMiB: Math.round(rssStart / 1048576),
@@ -149,7 +150,7 @@ it('times out a silent target, drops slow-header clients, bounds memory under no
     expect(samples.filter((s) => s.status !== 200)).toEqual([]);
     expect(slowClosed.filter((ms) => ms < 0)).toEqual([]);
     // proxy.headers-timeout-ms: told why, on both ports
-    expect([...new Set(slow.map((s) => s.answer().split('\r\n')[0]))]).toEqual(['HTTP/1.1 408 Request Timeout']);
+    expect(slowHeaderAnswers).toEqual(['HTTP/1.1 408 Request Timeout']);
     expect(rssEnd).toBeLessThan(rssStart * 1.5 + 100 * 1024 * 1024);
     expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
   } finally {

@@ -25,8 +25,9 @@ export function availableCpus(readFile: (path: string) => string = (path) => rea
  * The cgroup CPU quota in CPUs, the smallest on the way from this process's cgroup to the root (v2 `cpu.max`,
  * else v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`); undefined when unlimited or unknown. A limit can sit on a
  * parent: systemd's `CPUQuota=` on a slice, or a container started with the host's cgroup namespace (inside
- * an ordinary container its own cgroup is the root it sees, and its limit is there). The process's cgroup comes from /proc/self/cgroup; directories of it that are not mounted
- * here (a container's view of a v1 host path) are skipped, and the mount's root is always read.
+ * an ordinary container its own cgroup is the root it sees, and its limit is there). The process's cgroup
+ * comes from /proc/self/cgroup; directories of it that are not mounted here (a container's view of a v1 host
+ * path) are skipped, and the mount's root is always read.
  */
 export function cgroupCpuQuota(readFile: (path: string) => string): number | undefined {
   const own = ownCgroups(tryRead(readFile, '/proc/self/cgroup') ?? '');
