@@ -7,3 +7,4 @@ export * from './api-registry';
 export * from './start-server';
 export * from './create-shutdown';
 export * from './handle-signals';
+export * from './outbound-policy';

@@ -1,11 +1,8 @@
 import { bindAddressField, commonFields, configSchemas, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
+import { refineOutboundEntries } from '@mockyard/service-kit';
 import { z } from 'zod';
-import { findInvalidEntry } from './domain/outbound-policy';
 
-const outboundEntries = configSchemas.csv.superRefine((entries, ctx) => {
-  const invalid = findInvalidEntry(entries);
-  if (invalid) ctx.addIssue({ code: 'custom', message: invalid });
-});
+const outboundEntries = configSchemas.csv.superRefine(refineOutboundEntries);
 
 /** `auto` (one per CPU, at most MAX_AUTO_WORKERS) or a whole number from 1 to 64. */
 const workerCount = z.preprocess(

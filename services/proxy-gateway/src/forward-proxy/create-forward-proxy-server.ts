@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { HttpProblem, toHttpProblem, type Logger } from '@mockyard/service-kit';
-import { OutboundDeniedError, toForbiddenProblem } from '../domain/outbound-policy';
+import { HttpProblem, OutboundDeniedError, toForbiddenProblem, toHttpProblem, type Logger } from '@mockyard/service-kit';
 import { findClientAddress } from '../forwarding/client-address';
 import { forwardExchange, type ForwarderOptions } from '../forwarding/forward-exchange';
 import { parseAbsoluteTarget } from '../forwarding/parse-target';

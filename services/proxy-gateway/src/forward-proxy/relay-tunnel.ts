@@ -3,9 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problemTypes, type TrafficEvent } from '@mockyard/contracts';
-import type { Logger } from '@mockyard/service-kit';
+import { OutboundDeniedError, type Logger, type OutboundPolicy } from '@mockyard/service-kit';
 import { redactHeaders } from '../capture/redact-headers';
-import { OutboundDeniedError, type OutboundPolicy } from '../domain/outbound-policy';
 import type { SelfAddresses } from '../forwarding/self-addresses';
 
 export interface TunnelOptions {

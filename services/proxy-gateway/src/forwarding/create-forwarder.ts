@@ -1,7 +1,6 @@
 import { Agent } from 'undici';
 import type { TrafficPublisher } from '@mockyard/bus';
-import type { Logger } from '@mockyard/service-kit';
-import { OutboundPolicy, type OutboundPolicySettings } from '../domain/outbound-policy';
+import { OutboundPolicy, type Logger, type OutboundPolicySettings } from '@mockyard/service-kit';
 import type { ForwarderOptions } from './forward-exchange';
 
 export interface ForwarderSettings {
@@ -11,7 +10,7 @@ export interface ForwarderSettings {
   captureEnabled: boolean;
   maxBodyBytes: number;
   redactHeaders: readonly string[];
-  outbound: OutboundPolicySettings;
+  outbound: Omit<OutboundPolicySettings, 'configKey'>;
 }
 
 export interface Forwarder {
@@ -27,7 +26,7 @@ export interface Forwarder {
  * request it serves, and undici's client costs about a third less CPU per request than Node's (decision 5).
  */
 export function createForwarder(settings: ForwarderSettings, publisher: TrafficPublisher | undefined, logger: Logger): Forwarder {
-  const outbound = new OutboundPolicy(settings.outbound);
+  const outbound = new OutboundPolicy({ ...settings.outbound, configKey: 'proxy.outbound' });
   // every upstream socket resolves through the policy: the address it connects to is the one checked
   const connect = { lookup: outbound.lookup, rejectUnauthorized: settings.verifyTls, timeout: settings.timeoutMs };
   // The forwarder keeps its own response timeout (proxy.timeout-ms, from the last byte sent); undici's are off.

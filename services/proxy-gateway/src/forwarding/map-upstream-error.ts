@@ -1,5 +1,4 @@
-import { HttpProblem } from '@mockyard/service-kit';
-import { OutboundDeniedError, toForbiddenProblem } from '../domain/outbound-policy';
+import { HttpProblem, OutboundDeniedError, toForbiddenProblem } from '@mockyard/service-kit';
 
 /** Raised by the forwarder when the target sent no response headers within `proxy.timeout-ms`. */
 export class UpstreamTimeoutError extends Error {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { HttpProblem, toHttpProblem, type ApiRegistry, type Logger } from '@mockyard/service-kit';
+import { HttpProblem, OutboundDeniedError, toForbiddenProblem, toHttpProblem, type ApiRegistry, type Logger } from '@mockyard/service-kit';
 import { ProblemSchema } from '@mockyard/contracts';
-import { OutboundDeniedError, toForbiddenProblem } from '../domain/outbound-policy';
 import { findClientAddress } from '../forwarding/client-address';
 import { forwardExchange, type ForwarderOptions } from '../forwarding/forward-exchange';
 import { toLogSafeUrl } from '../forwarding/log-safe-url';

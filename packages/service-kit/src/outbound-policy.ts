@@ -1,13 +1,16 @@
 import dns, { type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import net from 'node:net';
-import { HttpProblem } from '@mockyard/service-kit';
+import type { RefinementCtx } from 'zod';
+import { HttpProblem } from './http-problem';
 
 /**
- * Where /proxy and the forward proxy may connect. Entries of `proxy.outbound.allow` / `proxy.outbound.deny`
- * are host names (exact, case-insensitive), `*.suffix` wildcards (any name below the suffix, not the
- * suffix itself), IP addresses and CIDRs. Decision, first match wins:
+ * Where a service's outgoing connections to user-given targets may go: the gateway's /proxy and forward
+ * proxy (`proxy.outbound.*`), the engine's proxy stubs, recordings and webhooks (`engine.outbound.*`, as
+ * WireMock's --allow-proxy-targets / --deny-proxy-targets). Entries of `<key>.allow` / `<key>.deny` are host
+ * names (exact, case-insensitive), `*.suffix` wildcards (any name below the suffix, not the suffix itself),
+ * IP addresses and CIDRs. Decision, first match wins:
  *   1. `deny` matches the name or any address it resolves to → refused;
- *   2. link-local and cloud metadata addresses → refused unless `proxy.outbound.allow-link-local`;
+ *   2. link-local and cloud metadata addresses → refused unless `<key>.allow-link-local`;
  *   3. `allow` is set and matches neither the name nor the addresses → refused;
  *   4. otherwise allowed — loopback included: proxying to local services is the main development use.
  * Names are checked before resolving and their addresses at connect time, through `lookup`, which resolves
@@ -18,18 +21,20 @@ export interface OutboundPolicySettings {
   allow: readonly string[];
   deny: readonly string[];
   allowLinkLocal: boolean;
+  /** The configuration keys' prefix, named in refusals: `proxy.outbound`, `engine.outbound`. */
+  configKey: string;
 }
 
 export interface OutboundVerdict {
-  /** The configuration key that refused it. */
-  rule: 'proxy.outbound.deny' | 'proxy.outbound.allow' | 'proxy.outbound.allow-link-local';
+  /** The configuration key that refused it: `<configKey>.deny`, `.allow` or `.allow-link-local`. */
+  rule: string;
   /** The entry of that key that matched (for allow: what was missing). */
   entry: string;
   /** What was checked: the host name or an address it resolved to. */
   subject: string;
 }
 
-/** Link-local and cloud instance-metadata addresses, refused unless proxy.outbound.allow-link-local=true. */
+/** Link-local and cloud instance-metadata addresses, refused unless <configKey>.allow-link-local=true. */
 export const LINK_LOCAL_AND_METADATA = [
   '169.254.0.0/16', // IPv4 link-local: AWS/GCP/Azure/OpenStack metadata 169.254.169.254, ECS task metadata 169.254.170.2
   'fe80::/10', // IPv6 link-local
@@ -67,16 +72,17 @@ export function findInvalidEntry(entries: readonly string[]): string | undefined
   return undefined;
 }
 
+/** zod refinement for a config field of allow/deny entries: `configSchemas.csv.superRefine(refineOutboundEntries)`. */
+export function refineOutboundEntries(entries: readonly string[], ctx: RefinementCtx): void {
+  const invalid = findInvalidEntry(entries);
+  if (invalid) ctx.addIssue({ code: 'custom', message: invalid });
+}
+
 export function describeVerdict(target: string, v: OutboundVerdict): string {
   const via = v.subject.toLowerCase() === target.toLowerCase() ? '' : ` (it resolves to ${v.subject})`;
-  switch (v.rule) {
-    case 'proxy.outbound.deny':
-      return `Outbound connection to ${target}${via} is refused by proxy.outbound.deny entry ${v.entry}`;
-    case 'proxy.outbound.allow-link-local':
-      return `Outbound connection to ${target}${via} is refused: ${v.entry} is link-local / cloud metadata, denied while proxy.outbound.allow-link-local=false`;
-    case 'proxy.outbound.allow':
-      return `Outbound connection to ${target}${via} is refused: it matches no proxy.outbound.allow entry (${v.entry})`;
-  }
+  if (v.rule.endsWith('.deny')) return `Outbound connection to ${target}${via} is refused by ${v.rule} entry ${v.entry}`;
+  if (v.rule.endsWith('.allow-link-local')) return `Outbound connection to ${target}${via} is refused: ${v.entry} is link-local / cloud metadata, denied while ${v.rule}=false`;
+  return `Outbound connection to ${target}${via} is refused: it matches no ${v.rule} entry (${v.entry})`;
 }
 
 type Rule = { entry: string; matchName?: (name: string) => boolean; addresses?: net.BlockList };
@@ -93,6 +99,7 @@ export class OutboundPolicy {
   private readonly allow: Rule[];
   private readonly deny: Rule[];
   private readonly linkLocal: Rule[];
+  private readonly keys: { deny: string; allow: string; linkLocal: string };
   /** checkHost's answers by host (null: allowed); cleared when full. */
   private readonly hostVerdicts = new Map<string, OutboundVerdict | null>();
 
@@ -101,8 +108,9 @@ export class OutboundPolicy {
     settings: OutboundPolicySettings,
     private readonly resolve: Resolver = defaultResolver,
   ) {
-    this.allow = settings.allow.map((e) => parseRule(e, 'proxy.outbound.allow'));
-    this.deny = settings.deny.map((e) => parseRule(e, 'proxy.outbound.deny'));
+    this.keys = { deny: `${settings.configKey}.deny`, allow: `${settings.configKey}.allow`, linkLocal: `${settings.configKey}.allow-link-local` };
+    this.allow = settings.allow.map((e) => parseRule(e, this.keys.allow));
+    this.deny = settings.deny.map((e) => parseRule(e, this.keys.deny));
     this.linkLocal = settings.allowLinkLocal ? [] : LINK_LOCAL_AND_METADATA.map((e) => parseRule(e, 'built-in'));
   }
 
@@ -126,7 +134,7 @@ export class OutboundPolicy {
     if (address) return this.checkAddress(address, bare);
     const name = bare.toLowerCase().replace(/\.$/, '');
     const denied = this.deny.find((r) => r.matchName?.(name));
-    if (denied) return { rule: 'proxy.outbound.deny', entry: denied.entry, subject: name };
+    if (denied) return { rule: this.keys.deny, entry: denied.entry, subject: name };
     return undefined;
   }
 
@@ -144,11 +152,11 @@ export class OutboundPolicy {
     const lowerName = name?.toLowerCase().replace(/\.$/, '');
     const nameHits = (r: Rule) => (lowerName !== undefined && r.matchName?.(lowerName)) ?? false;
     const denied = this.deny.find((r) => hits(r) || nameHits(r));
-    if (denied) return { rule: 'proxy.outbound.deny', entry: denied.entry, subject: hits(denied) ? ip : lowerName! };
+    if (denied) return { rule: this.keys.deny, entry: denied.entry, subject: hits(denied) ? ip : lowerName! };
     const linkLocal = this.linkLocal.find(hits);
-    if (linkLocal) return { rule: 'proxy.outbound.allow-link-local', entry: linkLocal.entry, subject: ip };
+    if (linkLocal) return { rule: this.keys.linkLocal, entry: linkLocal.entry, subject: ip };
     if (this.allow.length > 0 && !this.allow.some((r) => hits(r) || nameHits(r))) {
-      return { rule: 'proxy.outbound.allow', entry: this.allow.map((r) => r.entry).join(','), subject: lowerName ?? ip };
+      return { rule: this.keys.allow, entry: this.allow.map((r) => r.entry).join(','), subject: lowerName ?? ip };
     }
     return undefined;
   }
@@ -169,7 +177,7 @@ export class OutboundPolicy {
       // a denied or link-local address refuses the name outright; addresses outside the allow list are
       // dropped (localhost → 127.0.0.1 when only 127.0.0.0/8 is allowed), and refused only if none is left
       const verdicts = addresses.map((a) => ({ a, verdict: this.checkAddress(a.address, hostname) }));
-      const hard = verdicts.find((v) => v.verdict && v.verdict.rule !== 'proxy.outbound.allow');
+      const hard = verdicts.find((v) => v.verdict && v.verdict.rule !== this.keys.allow);
       const usable = verdicts.filter((v) => !v.verdict).map((v) => v.a);
       const refusal = hard?.verdict ?? (usable.length === 0 ? verdicts[0].verdict : undefined);
       if (refusal) return callback(new OutboundDeniedError(hostname, refusal), wantsAll ? [] : '', undefined);

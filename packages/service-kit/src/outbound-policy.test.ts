@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { normalizeAddress, OutboundDeniedError, OutboundPolicy, type OutboundPolicySettings } from './outbound-policy';
 
-const DEFAULTS: OutboundPolicySettings = { allow: [], deny: [], allowLinkLocal: false };
+const DEFAULTS: OutboundPolicySettings = { allow: [], deny: [], allowLinkLocal: false, configKey: 'proxy.outbound' };
 const policy = (settings: Partial<OutboundPolicySettings> = {}, dns: Record<string, string[]> = {}) =>
   new OutboundPolicy({ ...DEFAULTS, ...settings }, (hostname, callback) => {
     const answers = dns[hostname];
