@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { ApiRegistry, createServiceApp, finishApp, type Logger } from '@mockyard/service-kit';
+import { ApiRegistry, createServiceApp, finishApp, OutboundPolicy, type Logger } from '@mockyard/service-kit';
 import { createFileMappingsRepo } from './adapters/file-mappings.repo';
 import { createFsBodyFiles } from './adapters/fs-body-files';
 import { createWebhookSender, type WebhookSender } from './adapters/webhook.sender';
@@ -30,6 +30,11 @@ export interface EngineDeps {
   isGlobalTemplating?: boolean;
   adminApiKey?: string;
   proxyTimeoutMs?: number;
+  /**
+   * Where proxy stubs (and so recordings) and webhooks may connect (`engine.outbound.*`); default: anywhere
+   * but link-local and cloud metadata addresses.
+   */
+  outbound?: OutboundPolicy;
   maxAdminBodyBytes?: number;
   maxRequestBodyBytes?: number;
   /** Values the `systemValue` template helper may read (`ENVIRONMENT:<name>` → value); main.ts fills it. */
@@ -86,7 +91,8 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   deps.logger.info({ rootDir: deps.rootDir, stubs: loaded }, 'stub mappings loaded');
   engine.serveListeners.add((event) => engine.journal.add(event));
   engine.serveListeners.add((event) => traffic.publish(event));
-  const webhooks = createWebhookSender({ logger: deps.logger, systemValues: deps.systemValues });
+  const outbound = deps.outbound ?? new OutboundPolicy({ allow: [], deny: [], allowLinkLocal: false, configKey: 'engine.outbound' });
+  const webhooks = createWebhookSender({ logger: deps.logger, systemValues: deps.systemValues, outbound });
   engine.serveListeners.add((event) => webhooks.onServed(event));
   const recorder = new Recorder(engine);
 
@@ -117,6 +123,7 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
 
   const serve = createServeHandler(engine, deps.logger, {
     proxyTimeoutMs: deps.proxyTimeoutMs ?? 30000,
+    outbound,
     maxRequestBodyBytes: deps.maxRequestBodyBytes ?? 50 * 1024 * 1024,
     systemValues: deps.systemValues ?? {},
   });

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { bindAddressField, commonFields, configSchemas, loadConfig, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
+import { refineOutboundEntries } from '@mockyard/service-kit';
 
 export const engineConfigFields = {
   ...commonFields,
@@ -19,6 +20,9 @@ export const engineConfigFields = {
   globalTemplating: { keys: ['engine.global-response-templating'], env: ['ENGINE_GLOBAL_RESPONSE_TEMPLATING'], schema: configSchemas.boolean, default: false, doc: 'template every response, not only stubs with transformers ["response-template"]' },
   permittedSystemKeys: { keys: ['engine.templating.permitted-system-keys'], env: ['ENGINE_PERMITTED_SYSTEM_KEYS'], schema: configSchemas.csv, default: 'wiremock.*', doc: 'comma-separated regexes of environment variable names the systemValue template helper may read (WireMock --permitted-system-keys)' },
   proxyTimeoutMs: { keys: ['engine.proxy-timeout-ms'], env: ['ENGINE_PROXY_TIMEOUT_MS'], schema: configSchemas.positiveInt, default: 30000, doc: 'milliseconds a proxied request may wait for the upstream' },
+  outboundAllow: { keys: ['engine.outbound.allow'], env: ['ENGINE_OUTBOUND_ALLOW'], schema: configSchemas.csv.superRefine(refineOutboundEntries), default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs that proxy stubs, recordings and webhooks may reach (WireMock --allow-proxy-targets); empty = any (loopback included) not denied' },
+  outboundDeny: { keys: ['engine.outbound.deny'], env: ['ENGINE_OUTBOUND_DENY'], schema: configSchemas.csv.superRefine(refineOutboundEntries), default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs proxy stubs, recordings and webhooks may not reach (checked on the name and on every address it resolves to; wins over allow; WireMock --deny-proxy-targets)' },
+  outboundAllowLinkLocal: { keys: ['engine.outbound.allow-link-local'], env: ['ENGINE_OUTBOUND_ALLOW_LINK_LOCAL'], schema: configSchemas.boolean, default: false, doc: 'let proxy stubs, recordings and webhooks reach link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200, 168.63.129.16)' },
   maxAdminBodyBytes: { keys: ['engine.admin.max-body-bytes'], schema: configSchemas.positiveInt, default: 50 * 1024 * 1024, doc: 'largest /__admin request body (imports, body files)' },
   maxRequestBodyBytes: { keys: ['engine.max-request-body-bytes'], schema: configSchemas.positiveInt, default: 50 * 1024 * 1024, doc: 'largest request body a stub request may carry; larger ones get 413' },
   redisUrl: { keys: ['redis.url'], env: ['REDIS_URL'], schema: configSchemas.redisUrl.optional(), secret: true, doc: 'Redis to publish served requests to the traffic stream (unset: not published)' },

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { ConfigError } from '@mockyard/config';
-import { createLogger, createShutdown, handleSignals, startServer } from '@mockyard/service-kit';
+import { createLogger, createShutdown, handleSignals, OutboundPolicy, startServer } from '@mockyard/service-kit';
 import { startHubRegistration } from './adapters/hub-registration.client';
 import { createTrafficPublisher } from './adapters/traffic.publisher';
 import { createEngineApp } from './app';
@@ -37,6 +37,7 @@ async function main() {
     isGlobalTemplating: config.globalTemplating,
     adminApiKey: config.adminApiKey,
     proxyTimeoutMs: config.proxyTimeoutMs,
+    outbound: new OutboundPolicy({ allow: config.outboundAllow, deny: config.outboundDeny, allowLinkLocal: config.outboundAllowLinkLocal, configKey: 'engine.outbound' }),
     maxAdminBodyBytes: config.maxAdminBodyBytes,
     maxRequestBodyBytes: config.maxRequestBodyBytes,
     systemValues: collectSystemValues(config.permittedSystemKeys),

@@ -64,4 +64,25 @@ describe('the engine process (dist/main.js)', () => {
       rmSync(rootDir, { recursive: true, force: true });
     }
   }, 30000);
+
+  it('applies engine.outbound.* from the environment to proxy stubs, and refuses to start on an invalid entry', async () => {
+    const rootDir = mkdtempSync(path.join(os.tmpdir(), 'mockyard-engine-main-'));
+    const env = { PATH: process.env.PATH, ENGINE_PORT: '0', ENGINE_ROOT_DIR: rootDir, LOG_LEVEL: 'INFO' };
+    const child = spawn(process.execPath, [mainJs], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, ENGINE_OUTBOUND_DENY: '10.9.9.0/24' } });
+    const waitForLog = watchLog(child);
+    try {
+      const url = `http://127.0.0.1:${(await waitForLog('engine listening', 15000)).port}`;
+      await call(url, 'POST', '/__admin/mappings', { request: { urlPath: '/out' }, response: { proxyBaseUrl: 'http://10.9.9.9' } });
+      const res = await call(url, 'GET', '/out');
+      expect(res.status).toBe(500);
+      expect(res.text).toContain('refused by engine.outbound.deny entry 10.9.9.0/24');
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(rootDir, { recursive: true, force: true });
+    }
+    const invalid = spawnSync(process.execPath, [mainJs], { cwd: repoRoot, encoding: 'utf8', timeout: 15000, env: { ...env, ENGINE_OUTBOUND_ALLOW: 'example.com,not a host!' } });
+    expect(invalid.status).toBe(1);
+    expect(invalid.stderr).toContain('engine.outbound.allow');
+    expect(invalid.stderr).toContain('"not a host!" is not a host name, *.suffix, IP address or CIDR');
+  }, 30000);
 });

@@ -1,5 +1,6 @@
 import { buildTemplateModel, renderTemplate } from '@mockyard/matching';
-import type { Logger } from '@mockyard/service-kit';
+import type { Logger, OutboundPolicy } from '@mockyard/service-kit';
+import { Agent, fetch, Headers } from 'undici';
 import { sampleDelayMs } from '../domain/delays';
 import type { ServeEvent } from '../domain/serve-event';
 import { extractWebhooks, type WebhookDefinition } from '../domain/webhooks';
@@ -12,9 +13,14 @@ export interface WebhookSender {
   stop(): void;
 }
 
-/** Sends WireMock webhooks after the response, templated with `originalRequest`, with their optional delay. */
-export function createWebhookSender(options: { logger: Logger; timeoutMs?: number; systemValues?: Record<string, string> }): WebhookSender {
+/**
+ * Sends WireMock webhooks after the response, templated with `originalRequest`, with their optional delay,
+ * only where `outbound` allows (engine.outbound.*; WireMock applies its proxy target rules to webhooks too):
+ * an IP literal is checked before sending, a name's addresses when the connection resolves it.
+ */
+export function createWebhookSender(options: { logger: Logger; outbound: OutboundPolicy; timeoutMs?: number; systemValues?: Record<string, string> }): WebhookSender {
   const stats = { sent: 0, failed: 0 };
+  const dispatcher = new Agent({ connect: { lookup: options.outbound.lookup } });
   const timers = new Set<NodeJS.Timeout>();
   const stopped = new AbortController();
 
@@ -27,17 +33,21 @@ export function createWebhookSender(options: { logger: Logger; timeoutMs?: numbe
     const body = webhook.base64Body !== undefined ? Buffer.from(webhook.base64Body, 'base64') : webhook.body !== undefined ? render(webhook.body) : undefined;
     const url = render(webhook.url);
     try {
+      options.outbound.assertHost(new URL(url).hostname);
       const res = await fetch(url, {
         method: webhook.method,
         headers,
         body: ['GET', 'HEAD'].includes(webhook.method) ? undefined : body,
         signal: AbortSignal.any([stopped.signal, AbortSignal.timeout(options.timeoutMs ?? 10000)]),
+        dispatcher,
       });
       await res.arrayBuffer();
       stats.sent++;
     } catch (err) {
       stats.failed++;
-      if (!stopped.signal.aborted) options.logger.warn({ url, err: (err as Error).message, stubId: event.stubMapping?.id }, 'webhook failed');
+      // undici wraps connection errors (the policy's refusal among them) in "fetch failed"
+      const reason = (err as Error & { cause?: Error }).cause ?? (err as Error);
+      if (!stopped.signal.aborted) options.logger.warn({ url, err: reason.message, stubId: event.stubMapping?.id }, 'webhook failed');
     }
   }
 
@@ -66,6 +76,7 @@ export function createWebhookSender(options: { logger: Logger; timeoutMs?: numbe
       stopped.abort();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      void dispatcher.close();
     },
   };
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { MatchableRequest } from '@mockyard/matching';
+import type { OutboundPolicy } from '@mockyard/service-kit';
 import type { ProxyTarget } from './resolve-response';
 
 export interface UpstreamResponse {
@@ -36,12 +37,17 @@ export function buildUpstreamHeaders(request: MatchableRequest, target: ProxyTar
   return headers;
 }
 
-/** Sends the request upstream and buffers the answer; aborted with `signal` (the client went away). */
-export function forwardRequest(request: MatchableRequest, target: ProxyTarget, signal: AbortSignal, timeoutMs: number): Promise<UpstreamResponse> {
+/**
+ * Sends the request upstream and buffers the answer; aborted with `signal` (the client went away). A target
+ * `outbound` refuses rejects with OutboundDeniedError before any connection: an IP literal at once, a name
+ * when it resolves (the socket connects to the addresses checked, never resolving again).
+ */
+export function forwardRequest(request: MatchableRequest, target: ProxyTarget, signal: AbortSignal, timeoutMs: number, outbound: OutboundPolicy): Promise<UpstreamResponse> {
   const url = buildTargetUrl(target, request.url);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const upstream = client.request(url, { method: request.method, headers: buildUpstreamHeaders(request, target, url), signal, timeout: timeoutMs }, (res) => {
+    outbound.assertHost(url.hostname);
+    const upstream = client.request(url, { method: request.method, headers: buildUpstreamHeaders(request, target, url), signal, timeout: timeoutMs, lookup: outbound.lookup }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findNearMisses, formatNotMatchedReport, matchRequestPattern, TemplateError, toMatchableRequest, type MatchableRequest } from '@mockyard/matching';
-import type { Logger } from '@mockyard/service-kit';
+import { OutboundDeniedError, type Logger, type OutboundPolicy } from '@mockyard/service-kit';
 import type { MockEngine } from '../domain/mock-engine';
 import type { LoggedResponse, ServeEvent } from '../domain/serve-event';
 import type { StoredStub } from '../domain/stub-store';
@@ -11,6 +11,8 @@ import { ClientGone, sleep, writeDribbled, writeFault } from './write-response';
 
 export interface ServeOptions {
   proxyTimeoutMs: number;
+  /** Where proxy stubs may connect (engine.outbound.*). */
+  outbound: OutboundPolicy;
   /** Larger request bodies are answered 413 without being matched. */
   maxRequestBodyBytes: number;
   systemValues: Record<string, string>;
@@ -167,11 +169,13 @@ async function serveResolved(engine: MockEngine, selected: Selected, request: Ma
   if (proxy) {
     event.proxiedTo = proxy.baseUrl;
     try {
-      const upstream = await forwardRequest(request, proxy, gone.signal(), options.proxyTimeoutMs);
+      const upstream = await forwardRequest(request, proxy, gone.signal(), options.proxyTimeoutMs, options.outbound);
       resolved = { ...resolved, ...upstream, headers: withMatchedStubHeaders(upstream.headers, stub) };
     } catch (err) {
       if (gone.isGone) return;
       const target = buildTargetUrl(proxy, request.url);
+      // as WireMock answers a target its --deny-proxy-targets refuses, with what refused it
+      if (err instanceof OutboundDeniedError) return sendSimple(res, event, 500, `The target proxy address is denied in the engine's configuration: ${err.message}`);
       return sendSimple(res, event, 500, `Network failure trying to make a proxied request from the engine to ${target}\n${(err as Error).message}`);
     }
   }
