@@ -114,6 +114,22 @@ describe('webhooks under engine.outbound.*', () => {
     );
   });
 
+  it('does not follow a redirect, which could lead to an address the policy refuses', async () => {
+    // another loopback address, denied: reachable, so following the redirect would show there
+    const hidden = await startUpstream((_req, _body, res) => res.writeHead(200).end('hidden'), '127.0.0.2');
+    const redirecting = await startUpstream((_req, _body, res) => res.writeHead(302, { location: `${hidden.url}/secret` }).end());
+    try {
+      const engine = await engineWith({ deny: ['127.0.0.2'] });
+      await fireWebhooks(engine, [`${redirecting.url}/hook-target`]);
+      expect(engine.webhooks.stats).toEqual({ sent: 1, failed: 0 });
+      expect(redirecting.received.map((r) => r.url)).toEqual(['/hook-target']);
+      expect(hidden.received).toHaveLength(0);
+    } finally {
+      await hidden.close();
+      await redirecting.close();
+    }
+  });
+
   it('sends webhooks the policy allows', async () => {
     const engine = await engineWith({ allow: ['localhost', '127.0.0.1'] });
     await fireWebhooks(engine, [`${upstream.url}/literal`, `${upstream.url.replace('127.0.0.1', 'localhost')}/name`]);

@@ -40,6 +40,9 @@ export function createWebhookSender(options: { logger: Logger; outbound: Outboun
         body: ['GET', 'HEAD'].includes(webhook.method) ? undefined : body,
         signal: AbortSignal.any([stopped.signal, AbortSignal.timeout(options.timeoutMs ?? 10000)]),
         dispatcher,
+        // A redirect is not followed: a webhook is fire-and-forget, and a redirect to an IP literal would
+        // escape the policy (the connector's lookup only sees names; the literal check is done above).
+        redirect: 'manual',
       });
       await res.arrayBuffer();
       stats.sent++;
