@@ -95,6 +95,23 @@ describe('OutboundPolicy deny and allow lists', () => {
   });
 });
 
+describe('OutboundPolicy on the unspecified addresses (a connection to them reaches this host)', () => {
+  it.each(['0.0.0.0', '[::]', '::ffff:0.0.0.0'])('judges %s as loopback: allowed by default, refused by a loopback deny list', (host) => {
+    expect(policy().checkHost(host)).toBeUndefined();
+    expect(policy({ deny: ['127.0.0.0/8', '::1'] }).checkHost(host)).toMatchObject({ rule: 'proxy.outbound.deny' });
+  });
+
+  it('lets a loopback allow list reach it and still matches entries naming it', () => {
+    expect(policy({ allow: ['127.0.0.1'] }).checkHost('0.0.0.0')).toBeUndefined();
+    expect(policy({ deny: ['0.0.0.0'] }).checkHost('0.0.0.0')).toMatchObject({ rule: 'proxy.outbound.deny', entry: '0.0.0.0', subject: '0.0.0.0' });
+  });
+
+  it('refuses a name resolving to it under a loopback deny list', async () => {
+    const { error } = await lookupAll(policy({ deny: ['127.0.0.0/8'] }, { 'zero.example.com': ['0.0.0.0'] }), 'zero.example.com');
+    expect((error as OutboundDeniedError).verdict).toEqual({ rule: 'proxy.outbound.deny', entry: '127.0.0.0/8', subject: '0.0.0.0' });
+  });
+});
+
 describe('OutboundPolicy.lookup (the resolved address is what is checked and connected to)', () => {
   it('returns the resolved addresses of an allowed name', async () => {
     expect(await lookupAll(policy({}, { 'svc.local': ['127.0.0.1', '::1'] }), 'svc.local')).toEqual({ addresses: ['127.0.0.1', '::1'] });

@@ -43,7 +43,13 @@ export const LINK_LOCAL_AND_METADATA = [
   '168.63.129.16/32', // Azure WireServer
 ] as const;
 
-/** Raised (from a check or from the lookup) when the policy refuses a target; answered as 403. */
+/**
+ * Addresses a connection to which ends up on this host (Linux connects 0.0.0.0 and :: to the loopback
+ * interface): a deny list naming loopback must catch `http://0.0.0.0:port` too.
+ */
+const UNSPECIFIED_AS_LOOPBACK: Readonly<Record<string, string>> = { '0.0.0.0': '127.0.0.1', '::': '::1' };
+
+/** Raised (from a check or from the lookup) when the policy refuses a target (the gateway answers 403, the engine 500). */
 export class OutboundDeniedError extends Error {
   readonly code = 'EOUTBOUNDDENIED';
   constructor(
@@ -147,8 +153,9 @@ export class OutboundPolicy {
   /** The verdict for one resolved address of `name` (the name itself may satisfy the allow list). */
   checkAddress(address: string, name?: string): OutboundVerdict | undefined {
     const ip = normalizeAddress(address) ?? address;
-    const type = net.isIPv6(ip) ? 'ipv6' : 'ipv4';
-    const hits = (r: Rule) => r.addresses?.check(ip, type) ?? false;
+    // a connection to the unspecified address reaches this host: judged as loopback too
+    const judged = UNSPECIFIED_AS_LOOPBACK[ip] ? [ip, UNSPECIFIED_AS_LOOPBACK[ip]] : [ip];
+    const hits = (r: Rule) => judged.some((a) => r.addresses?.check(a, net.isIPv6(a) ? 'ipv6' : 'ipv4') ?? false);
     const lowerName = name?.toLowerCase().replace(/\.$/, '');
     const nameHits = (r: Rule) => (lowerName !== undefined && r.matchName?.(lowerName)) ?? false;
     const denied = this.deny.find((r) => hits(r) || nameHits(r));

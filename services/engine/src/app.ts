@@ -15,6 +15,7 @@ import { registerRecordingRoutes } from './routes/recordings.routes';
 import { registerRequestRoutes } from './routes/requests.routes';
 import { registerStateRoutes } from './routes/state.routes';
 import { registerSystemRoutes } from './routes/system.routes';
+import { createProxyConnections } from './serve/proxy-request';
 import { createServeHandler } from './serve/serve-request';
 
 export const ENGINE_VERSION = '0.1.0';
@@ -49,7 +50,7 @@ export interface EngineApp {
   engine: MockEngine;
   recorder: Recorder;
   webhooks: WebhookSender;
-  /** Stops background work the app started (webhooks waiting for their delay). */
+  /** Stops background work the app started (webhooks waiting for their delay) and closes pooled upstream sockets. */
   stop(): void;
 }
 
@@ -93,6 +94,7 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   engine.serveListeners.add((event) => traffic.publish(event));
   const outbound = deps.outbound ?? new OutboundPolicy({ allow: [], deny: [], allowLinkLocal: false, configKey: 'engine.outbound' });
   const webhooks = createWebhookSender({ logger: deps.logger, systemValues: deps.systemValues, outbound });
+  const proxyConnections = createProxyConnections(outbound);
   engine.serveListeners.add((event) => webhooks.onServed(event));
   const recorder = new Recorder(engine);
 
@@ -123,7 +125,7 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
 
   const serve = createServeHandler(engine, deps.logger, {
     proxyTimeoutMs: deps.proxyTimeoutMs ?? 30000,
-    outbound,
+    proxy: proxyConnections,
     maxRequestBodyBytes: deps.maxRequestBodyBytes ?? 50 * 1024 * 1024,
     systemValues: deps.systemValues ?? {},
   });
@@ -131,5 +133,14 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
     if (isAdminPath(req.url ?? '/')) app(req, res);
     else serve(req, res);
   };
-  return { handler, engine, recorder, webhooks, stop: () => webhooks.stop() };
+  return {
+    handler,
+    engine,
+    recorder,
+    webhooks,
+    stop: () => {
+      webhooks.stop();
+      proxyConnections.close();
+    },
+  };
 }

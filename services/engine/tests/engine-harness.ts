@@ -60,8 +60,8 @@ export function call(baseUrl: string, method: string, pathAndQuery: string, body
   });
 }
 
-/** Starts a throwaway upstream HTTP server on port 0 (of a loopback `host`) that records what it receives. */
-export async function startUpstream(handle: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void, host = '127.0.0.1') {
+/** Starts a throwaway upstream HTTP server on port 0 that records what it receives. */
+export async function startUpstream(handle: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void) {
   const received: { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer }[] = [];
   const server = await startServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -71,6 +71,6 @@ export async function startUpstream(handle: (req: http.IncomingMessage, body: Bu
       received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       handle(req, body, res);
     });
-  }, 0, host);
+  }, 0, '127.0.0.1');
   return { url: server.url, received, close: () => server.close(100) };
 }

@@ -66,6 +66,19 @@ describe('proxy stubs under engine.outbound.*', () => {
     expect(journal.requests[0].response.status).toBe(500);
   });
 
+  it('refuses the unspecified address (it reaches this host) when loopback is denied', async () => {
+    const engine = await engineWith({ deny: LOOPBACK });
+    const port = new URL(upstream.url).port;
+    await proxyStub(engine, '/zero', `http://0.0.0.0:${port}`);
+    await proxyStub(engine, '/zero-short', `http://0:${port}`);
+    for (const path of ['/zero', '/zero-short']) {
+      const res = await call(engine.url, 'GET', path);
+      expect(res.status).toBe(500);
+      expect(res.text).toContain('Outbound connection to 0.0.0.0 is refused by engine.outbound.deny entry 127.0.0.0/8');
+    }
+    expect(upstream.received).toHaveLength(0);
+  });
+
   it('with an allow list, proxies to what it names and refuses the rest', async () => {
     const engine = await engineWith({ allow: ['127.0.0.1'] });
     await proxyStub(engine, '/allowed', upstream.url);
@@ -74,6 +87,18 @@ describe('proxy stubs under engine.outbound.*', () => {
     const refused = await call(engine.url, 'GET', '/elsewhere');
     expect(refused.status).toBe(500);
     expect(refused.text).toContain('Outbound connection to 10.255.255.1 is refused: it matches no engine.outbound.allow entry (127.0.0.1)');
+  });
+
+  it("keeps each engine's upstream sockets apart: one opened under another policy is never reused", async () => {
+    const open = await engineWith({});
+    const closed = await engineWith({ deny: LOOPBACK });
+    const target = upstream.url.replace('127.0.0.1', 'localhost');
+    for (const engine of [open, closed]) await proxyStub(engine, '/pooled', target);
+    expect(await call(open.url, 'GET', '/pooled')).toMatchObject({ status: 200, text: 'from upstream' });
+    const refused = await call(closed.url, 'GET', '/pooled');
+    expect(refused.status).toBe(500);
+    expect(refused.text).toContain('engine.outbound.deny');
+    expect(upstream.received).toHaveLength(1);
   });
 
   it('applies to recordings, which proxy through the same stubs', async () => {
@@ -115,12 +140,13 @@ describe('webhooks under engine.outbound.*', () => {
   });
 
   it('does not follow a redirect, which could lead to an address the policy refuses', async () => {
-    // another loopback address, denied: reachable, so following the redirect would show there
-    const hidden = await startUpstream((_req, _body, res) => res.writeHead(200).end('hidden'), '127.0.0.2');
+    // only the name is allowed: the redirect's IP literal would be refused, and is reachable, so following
+    // the redirect would show there
+    const hidden = await startUpstream((_req, _body, res) => res.writeHead(200).end('hidden'));
     const redirecting = await startUpstream((_req, _body, res) => res.writeHead(302, { location: `${hidden.url}/secret` }).end());
     try {
-      const engine = await engineWith({ deny: ['127.0.0.2'] });
-      await fireWebhooks(engine, [`${redirecting.url}/hook-target`]);
+      const engine = await engineWith({ allow: ['localhost'] });
+      await fireWebhooks(engine, [`${redirecting.url.replace('127.0.0.1', 'localhost')}/hook-target`]);
       expect(engine.webhooks.stats).toEqual({ sent: 1, failed: 0 });
       expect(redirecting.received.map((r) => r.url)).toEqual(['/hook-target']);
       expect(hidden.received).toHaveLength(0);

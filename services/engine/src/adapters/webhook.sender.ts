@@ -48,9 +48,7 @@ export function createWebhookSender(options: { logger: Logger; outbound: Outboun
       stats.sent++;
     } catch (err) {
       stats.failed++;
-      // undici wraps connection errors (the policy's refusal among them) in "fetch failed"
-      const reason = (err as Error & { cause?: Error }).cause ?? (err as Error);
-      if (!stopped.signal.aborted) options.logger.warn({ url, err: reason.message, stubId: event.stubMapping?.id }, 'webhook failed');
+      if (!stopped.signal.aborted) options.logger.warn({ url, err: failureReason(err as Error), stubId: event.stubMapping?.id }, 'webhook failed');
     }
   }
 
@@ -76,10 +74,22 @@ export function createWebhookSender(options: { logger: Logger; outbound: Outboun
       }
     },
     stop() {
+      if (stopped.signal.aborted) return;
       stopped.abort();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       void dispatcher.close();
     },
   };
+}
+
+/**
+ * What made a webhook fail: undici wraps connection errors (the policy's refusal among them) in "fetch
+ * failed", and trying several addresses of a name fails with an AggregateError whose own message is empty.
+ */
+export function failureReason(err: Error): string {
+  const reason = (err as Error & { cause?: Error }).cause ?? err;
+  const errors = (reason as Error & { errors?: unknown }).errors;
+  const each = Array.isArray(errors) ? errors.map((e: Error) => e.message).join('; ') : '';
+  return reason.message || each || (reason as Error & { code?: string }).code || err.message;
 }

@@ -37,17 +37,44 @@ export function buildUpstreamHeaders(request: MatchableRequest, target: ProxyTar
   return headers;
 }
 
+/** Where proxy stubs connect: the policy, and keep-alive pools whose new sockets resolve through it. */
+export interface ProxyConnections {
+  outbound: OutboundPolicy;
+  agents: { http: http.Agent; https: https.Agent };
+  /** Closes the pooled sockets. */
+  close(): void;
+}
+
+/**
+ * Pools of the engine's own (not Node's global agent): a pooled socket is reused without a lookup, so a
+ * socket opened under another policy must never be in them.
+ */
+export function createProxyConnections(outbound: OutboundPolicy): ProxyConnections {
+  // as Node's global agent, plus the policy's lookup for every new socket
+  const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: 5000, lookup: outbound.lookup };
+  const agents = { http: new http.Agent(options), https: new https.Agent(options) };
+  return {
+    outbound,
+    agents,
+    close: () => {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
 /**
  * Sends the request upstream and buffers the answer; aborted with `signal` (the client went away). A target
- * `outbound` refuses rejects with OutboundDeniedError before any connection: an IP literal at once, a name
+ * the policy refuses rejects with OutboundDeniedError before any connection: an IP literal at once, a name
  * when it resolves (the socket connects to the addresses checked, never resolving again).
  */
-export function forwardRequest(request: MatchableRequest, target: ProxyTarget, signal: AbortSignal, timeoutMs: number, outbound: OutboundPolicy): Promise<UpstreamResponse> {
+export function forwardRequest(request: MatchableRequest, target: ProxyTarget, signal: AbortSignal, timeoutMs: number, connections: ProxyConnections): Promise<UpstreamResponse> {
   const url = buildTargetUrl(target, request.url);
-  const client = url.protocol === 'https:' ? https : http;
+  const isHttps = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
-    outbound.assertHost(url.hostname);
-    const upstream = client.request(url, { method: request.method, headers: buildUpstreamHeaders(request, target, url), signal, timeout: timeoutMs, lookup: outbound.lookup }, (res) => {
+    connections.outbound.assertHost(url.hostname);
+    const options = { method: request.method, headers: buildUpstreamHeaders(request, target, url), signal, timeout: timeoutMs };
+    const onResponse = (res: http.IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
@@ -59,7 +86,8 @@ export function forwardRequest(request: MatchableRequest, target: ProxyTarget, s
         }
         resolve({ status: res.statusCode ?? 502, statusMessage: res.statusMessage, headers, body: Buffer.concat(chunks) });
       });
-    });
+    };
+    const upstream = isHttps ? https.request(url, { ...options, agent: connections.agents.https }, onResponse) : http.request(url, { ...options, agent: connections.agents.http }, onResponse);
     upstream.on('timeout', () => upstream.destroy(new Error(`upstream did not answer within ${timeoutMs} ms`)));
     upstream.on('error', reject);
     upstream.end(request.body.length > 0 ? request.body : undefined);

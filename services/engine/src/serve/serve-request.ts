@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { findNearMisses, formatNotMatchedReport, matchRequestPattern, TemplateError, toMatchableRequest, type MatchableRequest } from '@mockyard/matching';
-import { OutboundDeniedError, type Logger, type OutboundPolicy } from '@mockyard/service-kit';
+import { OutboundDeniedError, type Logger } from '@mockyard/service-kit';
 import type { MockEngine } from '../domain/mock-engine';
 import type { LoggedResponse, ServeEvent } from '../domain/serve-event';
 import type { StoredStub } from '../domain/stub-store';
-import { buildTargetUrl, forwardRequest } from './proxy-request';
+import { buildTargetUrl, forwardRequest, type ProxyConnections } from './proxy-request';
 import { resolveResponse, staticResponseOf, withMatchedStubHeaders, type ResolvedResponse } from './resolve-response';
 import { ClientGone, sleep, writeDribbled, writeFault } from './write-response';
 
 export interface ServeOptions {
   proxyTimeoutMs: number;
-  /** Where proxy stubs may connect (engine.outbound.*). */
-  outbound: OutboundPolicy;
+  /** Where and how proxy stubs connect (engine.outbound.*). */
+  proxy: ProxyConnections;
   /** Larger request bodies are answered 413 without being matched. */
   maxRequestBodyBytes: number;
   systemValues: Record<string, string>;
@@ -169,7 +169,7 @@ async function serveResolved(engine: MockEngine, selected: Selected, request: Ma
   if (proxy) {
     event.proxiedTo = proxy.baseUrl;
     try {
-      const upstream = await forwardRequest(request, proxy, gone.signal(), options.proxyTimeoutMs, options.outbound);
+      const upstream = await forwardRequest(request, proxy, gone.signal(), options.proxyTimeoutMs, options.proxy);
       resolved = { ...resolved, ...upstream, headers: withMatchedStubHeaders(upstream.headers, stub) };
     } catch (err) {
       if (gone.isGone) return;
