@@ -106,6 +106,15 @@ describe('outbound policy of /proxy and the forward proxy', () => {
       expect(upstream.seen.some((s) => s.url === '/echo/denied')).toBe(false);
     });
 
+    it('refuses the unspecified address, which reaches this host, on /proxy, absolute-form and CONNECT', async () => {
+      const viaProxy = await call(proxyUrl(denyLoopback, `http://0.0.0.0:${upstream.port}/echo/zero`));
+      expect(viaProxy.status).toBe(403);
+      expect(json(viaProxy)).toMatchObject({ rule: 'proxy.outbound.deny', entry: '127.0.0.0/8', target: '0.0.0.0' });
+      expect((await call(`http://0.0.0.0:${upstream.port}/echo/zero2`, { proxy: denyLoopback.proxyUrl })).status).toBe(403);
+      expect((await connectThrough(denyLoopback.proxyPort, `0.0.0.0:${echoPort}`)).status).toBe(403);
+      expect(upstream.seen.some((s) => s.url.startsWith('/echo/zero'))).toBe(false);
+    });
+
     it('refuses a name by the address it resolves to, on /proxy, absolute-form and CONNECT, and logs the attempt', async () => {
       const viaProxy = await call(proxyUrl(denyLoopback, `http://localhost:${upstream.port}/echo/rebound`));
       expect(viaProxy.status).toBe(403);
