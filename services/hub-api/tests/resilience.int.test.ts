@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { call, createTestBackends, eventually, startHub, type RunningHub } from './support/start-hub';
 import { startWireMock, wireMockUnavailableReason, type WireMockServer } from './support/wiremock';
@@ -75,6 +76,34 @@ describeWithEngines(`engines that fail: unreachable, breaker open, timeouts, rec
     await flaky.restart();
     const recovered = await eventually(() => call(hub.url, 'GET', '/hub/admin/mappings', { headers: { [TARGET]: flakyId } }), (r) => r.status === 200, 10000);
     expect(recovered.body.mappings).toEqual(expect.any(Array));
+  });
+
+  it('answers 502 naming the redirect when an engine answers 3xx, instead of reporting a write that never happened as done', async () => {
+    const seen: string[] = [];
+    const redirecting = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      req.resume();
+      res.writeHead(301, { location: `https://elsewhere.test${req.url}` }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(redirecting.address() as net.AddressInfo).port}`;
+      const id = (await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'redirecting', url } })).body.id;
+      const writes = [
+        await call(hub.url, 'DELETE', '/hub/admin/mappings', { headers: { [TARGET]: id } }),
+        await call(hub.url, 'POST', '/hub/admin/mappings', { headers: { [TARGET]: id }, body: { request: { url: '/r' }, response: { status: 200 } } }),
+        await call(hub.url, 'POST', '/hub/admin/mappings/import', { headers: { [TARGET]: id }, body: { mappings: [{ request: { url: '/r' }, response: { status: 200 } }] } }),
+      ];
+      for (const res of writes) {
+        expect(res.status).toBe(502);
+        expect(res.body.detail).toContain(`answered 301 redirecting to https://elsewhere.test/__admin/mappings`);
+      }
+      expect(seen).toEqual(['DELETE /__admin/mappings', 'POST /__admin/mappings', 'POST /__admin/mappings/import']);
+      await call(hub.url, 'DELETE', `/hub/admin/registry/servers/${id}`);
+    } finally {
+      redirecting.closeAllConnections();
+      await new Promise((r) => redirecting.close(r));
+    }
   });
 
   it('answers 504 naming the engine when it does not answer within the timeout', async () => {

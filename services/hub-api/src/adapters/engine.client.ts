@@ -60,6 +60,8 @@ export class EngineClientPool implements EngineAdmin {
       throw this.toEngineError(engine, client, err);
     }
     if (reply.status === 401 || reply.status === 403) throw new EngineFailedError(engine, this.describeRefusedKey(engine, reply.status), reply.status);
+    // a redirect is not followed (an admin call must not be replayed elsewhere); nothing was done
+    if (reply.status >= 300 && reply.status < 400) throw new EngineFailedError(engine, describeRedirect(engine, reply), reply.status);
     if (reply.status >= 400) throw new EngineRejectedError(engine, reply.status, describeEngineError(engine, reply.status, reply.body), reply.body);
     return reply;
   }
@@ -119,7 +121,8 @@ export class EngineClientPool implements EngineAdmin {
     const action = async (call: EngineCall): Promise<EngineReply> => {
       const res = await instance.request({ method: call.method, url: call.path, params: call.query, data: call.body });
       if (res.status >= 500) throw new EngineServerError(res.status, res.data);
-      return { status: res.status, body: res.data === '' ? undefined : res.data };
+      const location = typeof res.headers.location === 'string' ? res.headers.location : undefined;
+      return { status: res.status, body: res.data === '' ? undefined : res.data, ...(location ? { location } : {}) };
     };
     const { breaker: b } = this.options;
     const breaker = new CircuitBreaker(action, {
@@ -178,4 +181,10 @@ function networkMessage(err: unknown, timeoutMs: number): string {
     return [err.code ?? cause.code, cause.message ?? err.message].filter(Boolean).join(' ');
   }
   return (err as Error)?.message ?? String(err);
+}
+
+/** Why a 3xx from an engine failed the call: the URL registered is not where its admin API answers. */
+function describeRedirect(engine: EngineRef, reply: EngineReply & { location?: string }): string {
+  const where = reply.location ? ` to ${reply.location}` : ' (no Location)';
+  return `engine ${engine.id} (${engine.url}) answered ${reply.status} redirecting${where}; the hub does not follow redirects: register the engine under the URL its admin API answers at`;
 }
