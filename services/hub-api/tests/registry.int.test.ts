@@ -83,6 +83,17 @@ describeWithEngines(`hub registry and active engine (genuine WireMock${skipReaso
     await call(hub.url, 'DELETE', `/hub/admin/registry/servers/${b.id}`);
   });
 
+  it('answers 409, never 500, when two servers are moved to the same URL at once', async () => {
+    for (let round = 0; round < 10; round++) {
+      const [a, b] = await Promise.all(['a', 'b'].map(async (name) => (await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name, url: `http://127.0.0.1:1/race-${round}-${name}` } })).body));
+      const target = { url: `http://127.0.0.1:1/race-${round}` };
+      const answers = await Promise.all([a, b].map((s) => call(hub.url, 'PUT', `/hub/admin/registry/servers/${s.id}`, { body: target })));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(answers.find((r) => r.status === 409)?.body.detail).toContain(`${target.url} is already registered`);
+      await Promise.all([a, b].map((s) => call(hub.url, 'DELETE', `/hub/admin/registry/servers/${s.id}`)));
+    }
+  });
+
   it('makes a server active, tells which is active, and keeps it when an unknown or malformed id is given', async () => {
     const s = (await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'act', url: `${engine.url}/act` } })).body;
     const set = await call(hub.url, 'POST', '/hub/admin/registry/active', { body: { id: s.id } });

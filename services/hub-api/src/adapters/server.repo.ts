@@ -1,6 +1,7 @@
 import { EngineHealthSchema } from '@mockyard/contracts';
 import { Prisma, type PrismaClient } from '@mockyard/db';
 import type { ProbeRecord, ServerRecord, ServerRepo } from '../domain/server-repo';
+import { ConflictError } from '../domain/hub-errors';
 
 type Row = {
   id: string;
@@ -58,6 +59,8 @@ export class PrismaServerRepo implements ServerRepo {
       return toRecord(row);
     } catch (err) {
       if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2025') return null;
+      // another server took the URL between the caller's check and this update (the URL is unique)
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') throw new ConflictError(`${input.url} is already registered as another server`);
       throw err;
     }
   }
