@@ -111,4 +111,11 @@ describeWithEngines(`fan-out of stubs to many engines through BullMQ (genuine Wi
   it('answers 404 for an unknown fan-out id', async () => {
     expect((await call(hub.url, 'GET', '/hub/admin/fanout/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
+
+  it('pushes once to an engine named twice in different spellings', async () => {
+    const started = await call(hub.url, 'POST', '/hub/admin/fanout', { body: { serverIds: ['local', 'LOCAL', idB, idB.toUpperCase()], mappings: [stub('/once')] } });
+    expect(started.status).toBe(202);
+    expect(started.body.results.map((r: { engine: { id: string } }) => r.engine.id)).toEqual(['local', idB]);
+    expect((await settled(started.body.id)).body.results.map((r: { state: string }) => r.state)).toEqual(['completed', 'completed']);
+  });
 });

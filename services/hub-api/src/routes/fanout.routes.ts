@@ -35,8 +35,9 @@ export function fanoutRoutes(hub: HubContext, api: ApiRegistry): Router {
     let engines: EngineRef[];
     if (input.all) engines = await hub.registry.listEngines();
     else {
-      const ids = [...new Set(input.serverIds!)];
-      engines = await Promise.all(ids.map((id) => hub.registry.resolve(parseTargetSelector(id, 'serverIds[]'))));
+      const resolved = await Promise.all(input.serverIds!.map((id) => hub.registry.resolve(parseTargetSelector(id, 'serverIds[]'))));
+      // one job per engine, however its id was spelled (`local`, `LOCAL`, a UUID in either case)
+      engines = [...new Map(resolved.map((e) => [e.id, e])).values()];
     }
     const status = await queues.startFanout({ engines, mappings: input.mappings, mode: input.mode });
     req.log.info({ fanoutId: status.id, engines: engines.length, stubs: input.mappings.length, mode: input.mode }, 'fan-out started');
