@@ -7,6 +7,8 @@ const body = JSON.stringify({
   things: [{ name: 'a', n: 1 }, { name: 'RequiredThing', n: 2 }],
   address: { city: 'Paris' },
   tags: ['x', 'y'],
+  empty: [],
+  none: {},
 });
 
 describe('matchesJsonPath', () => {
@@ -14,6 +16,10 @@ describe('matchesJsonPath', () => {
     ['an existing field', '$.name', true],
     ['a missing field', '$.missing', false],
     ['a null field counts as missing', '$.nothing', false],
+    // as WireMock: an empty array or object selected by a definite path is no match
+    ['an empty array', '$.empty', false],
+    ['an empty object', '$.none', false],
+    ['a non-empty array', '$.tags', true],
     ['a filter that selects something', "$.things[?(@.name == 'RequiredThing')]", true],
     ['a filter that selects nothing', "$.things[?(@.name == 'Other')]", false],
     ['a numeric filter', '$.things[?(@.n > 1)]', true],

@@ -92,7 +92,9 @@ export function compileJsonPathPattern(value: unknown, path: string, compile: Co
   const query = compileJsonPathQuery(expression, path);
   const matchJson = (json: unknown): number => {
     const results = query.select(json);
-    if (!sub) return results.length > 0 && !(results.length === 1 && results[0] === null) ? 0 : 1;
+    // as WireMock: a definite path matches when its value is there and is not null, [] or {}; an indefinite one
+    // when it selects anything
+    if (!sub) return (query.isIndefinite ? results.length > 0 : isPresentValue(results[0])) ? 0 : 1;
     if (results.length === 0) return sub.distance(undefined);
     if (!query.isIndefinite || results.length === 1) {
       const single = query.isIndefinite ? results : results[0];
@@ -116,4 +118,11 @@ export function compileJsonPathPattern(value: unknown, path: string, compile: Co
       return parsed.ok ? matchJson(parsed.value) : 1;
     },
   };
+}
+
+function isPresentValue(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
 }

@@ -21,6 +21,13 @@ describe('compileUserRegex', () => {
     expect(result.ok && result.regex.test('b')).toBe(true);
   });
 
+  it('lets . match line breaks, as WireMock (Java DOTALL) does, also after a leading (?i)', () => {
+    const dotAll = compileUserRegex('.*foo.*');
+    expect(dotAll.ok && dotAll.regex.test('a\nfoo\nb')).toBe(true);
+    const caseless = compileUserRegex('(?i).*FOO.*');
+    expect(caseless.ok && caseless.regex.test('a\r\nfoo\r\nb')).toBe(true);
+  });
+
   it('turns a leading (?i) into the i flag', () => {
     const result = compileUserRegex('(?i)/Hello');
     expect(result.ok && result.regex.test('/HELLO')).toBe(true);

@@ -39,10 +39,12 @@ export function compileUserRegex(source: string): RegexCheck {
 
 function checkAndCompile(source: string): RegexCheck {
   let body = source;
-  let flags = '';
+  // `.` matches line breaks too: WireMock compiles every pattern with Java's DOTALL, so `.*foo.*` matches a
+  // multi-line body
+  let flags = 's';
   const inline = /^\(\?([ims]+)\)/.exec(body);
   if (inline) {
-    flags = [...new Set(inline[1])].join('');
+    flags = [...new Set(inline[1] + 's')].join('');
     body = body.slice(inline[0].length);
   }
   let regex: RegExp;

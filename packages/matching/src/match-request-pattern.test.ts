@@ -43,6 +43,11 @@ describe('matchRequestPattern', () => {
     ['a header hasExactly', { headers: { 'X-Multi': { hasExactly: [{ equalTo: '1' }, { equalTo: '2' }] } } }, { headers: { host: 'h', 'x-multi': ['1', '2'] } }, true],
     ['cookies', { cookies: { session: { equalTo: 'abc' } } }, { headers: { host: 'h', cookie: 'a=1; session=abc' } }, true],
     ['a cookie miss', { cookies: { session: { equalTo: 'abc' } } }, { headers: { host: 'h', cookie: 'session=xyz' } }, false],
+    // as WireMock: a missing cookie fails every pattern but absent, negated ones included (headers differ)
+    ['a negated pattern on a missing cookie', { cookies: { session: { doesNotContain: 'v' } } }, { headers: { host: 'h', cookie: 'a=1' } }, false],
+    ['not on a missing cookie', { cookies: { session: { not: { equalTo: 'v' } } } }, { headers: { host: 'h' } }, false],
+    ['absent on a missing cookie', { cookies: { session: { absent: true } } }, { headers: { host: 'h', cookie: 'a=1' } }, true],
+    ['a negated pattern on a present cookie', { cookies: { session: { doesNotContain: 'v' } } }, { headers: { host: 'h', cookie: 'session=abc' } }, true],
     ['formParameters', { formParameters: { name: { equalTo: 'Bo b' } } }, { method: 'POST', body: 'name=Bo+b&x=1', headers: { host: 'h', 'content-type': 'application/x-www-form-urlencoded' } }, true],
     ['bodyPatterns all must match', { bodyPatterns: [{ contains: 'a' }, { matchesJsonPath: '$.a' }] }, { body: '{"a":1}' }, true],
     ['bodyPatterns one misses', { bodyPatterns: [{ contains: 'a' }, { matchesJsonPath: '$.b' }] }, { body: '{"a":1}' }, false],

@@ -80,12 +80,13 @@ class Scorer {
   }
 }
 
-function scoreGroup(scorer: Scorer, weight: number, label: string, patterns: readonly NamedPattern[], lookup: (pattern: NamedPattern) => readonly string[] | undefined, exactOnly: boolean): boolean {
+/** `missingFails`: a missing value fails every pattern but `absent` (WireMock's cookies; headers and query differ). */
+function scoreGroup(scorer: Scorer, weight: number, label: string, patterns: readonly NamedPattern[], lookup: (pattern: NamedPattern) => readonly string[] | undefined, exactOnly: boolean, missingFails = false): boolean {
   if (patterns.length === 0) return true;
   let sum = 0;
   for (const named of patterns) {
     const values = lookup(named);
-    const distance = named.pattern.distance(values);
+    const distance = missingFails && values === undefined && !named.pattern.isAbsent ? 1 : named.pattern.distance(values);
     if (distance > 0 && exactOnly) return false;
     sum += distance;
     scorer.diff(`${label}: ${named.name}`, named.pattern.description, formatValues(values), distance);
@@ -192,7 +193,7 @@ function matchFully(compiled: CompiledRequestPattern, request: MatchableRequest,
   if (!scoreGroup(scorer, WEIGHT.pathParameters, 'Path parameter', compiled.pathParameters, (named) => (parameters && named.name in parameters ? [parameters[named.name]] : undefined), exactOnly)) return NO_MATCH;
   if (!scoreGroup(scorer, WEIGHT.queryParameters, 'Query', compiled.queryParameters, (named) => parsed.query[named.name], exactOnly)) return NO_MATCH;
   if (!scoreHeaders(scorer, compiled, request, exactOnly)) return NO_MATCH;
-  if (!scoreGroup(scorer, WEIGHT.cookies, 'Cookie', compiled.cookies, (named) => request.cookies[named.name], exactOnly)) return NO_MATCH;
+  if (!scoreGroup(scorer, WEIGHT.cookies, 'Cookie', compiled.cookies, (named) => request.cookies[named.name], exactOnly, true)) return NO_MATCH;
   if (!scoreGroup(scorer, WEIGHT.formParameters, 'Form', compiled.formParameters, (named) => parsed.form[named.name], exactOnly)) return NO_MATCH;
   if (!scoreBody(scorer, compiled, request, parsed, exactOnly)) return NO_MATCH;
   if (!scoreMultipart(scorer, compiled, parsed, exactOnly)) return NO_MATCH;
