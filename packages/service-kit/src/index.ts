@@ -8,3 +8,4 @@ export * from './start-server';
 export * from './create-shutdown';
 export * from './handle-signals';
 export * from './outbound-policy';
+export * from './wait-for-drain';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Logger } from '@mockyard/service-kit';
+import { waitForDrain, type Logger } from '@mockyard/service-kit';
 import { matchesExchangeFilter, type ExchangeFilter } from '../domain/exchange-filter';
 import { toExchangeSummary } from '../domain/exchange-views';
 import type { StoredExchange } from '../domain/stored-exchange';
@@ -139,16 +139,4 @@ export class LiveFeeds {
   closeAll(): void {
     for (const close of [...this.open]) close();
   }
-}
-
-function waitForDrain(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
 }

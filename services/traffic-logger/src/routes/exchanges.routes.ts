@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { LoggedExchangeSchema, ProblemSchema } from '@mockyard/contracts';
-import { HttpProblem, parseInput, type ApiRegistry } from '@mockyard/service-kit';
+import { HttpProblem, parseInput, waitForDrain, type ApiRegistry } from '@mockyard/service-kit';
 import type { ExchangeRepo } from '../adapters/exchange.repo';
 import { toLoggedExchange } from '../domain/exchange-views';
 import { HAR_CREATOR, toHarEntry } from '../domain/to-har-entry';
@@ -99,7 +99,7 @@ async function streamHar(res: Response, repo: ExchangeRepo, filter: ReturnType<t
     const ok = res.write(`${written > 0 ? ',' : ''}${chunk}`);
     written += rows.length;
     if (written >= limit || rows.length < HAR_CHUNK) break;
-    if (!ok) await new Promise((resolve) => res.once('drain', resolve));
+    if (!ok) await waitForDrain(res);
     const last = rows[rows.length - 1];
     rows = await repo.listBefore(filter, { startedAt: last.startedAt, seq: last.seq }, Math.min(HAR_CHUNK, limit - written));
   }
