@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { z } from 'zod';
-import { ApiRegistry, createLogger, createServiceApp, createShutdown, finishApp, HttpProblem, parseInput, startServer, type StartedServer } from '@mockyard/service-kit';
+import { ApiRegistry, createLogger, createServiceApp, createShutdown, finishApp, HttpProblem, MAX_QUERY_PARAMETERS, parseInput, startServer, type StartedServer } from '@mockyard/service-kit';
 
 const lines: Record<string, unknown>[] = [];
 const sink = new Writable({
@@ -69,6 +69,17 @@ describe('service kit app over real HTTP', () => {
     expect(body).toMatchObject({ status: 400, title: 'Invalid request', instance: '/things/1?size=0' });
     expect(body.errors).toEqual([{ path: 'query.size', message: expect.any(String) }]);
     expect(body.requestId).toBe(res.headers.get('x-request-id'));
+  });
+
+  it('refuses a query over the parameter bound with 400 instead of dropping the parameters past it', async () => {
+    // the one parameter that matters comes last: cut silently, the request would have run without it
+    const padded = `${'&'.repeat(MAX_QUERY_PARAMETERS)}size=0`;
+    const res = await fetch(`${server.url}/things/1?${padded}`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect((await res.json()).detail).toBe(`the query has more than ${MAX_QUERY_PARAMETERS} parameters`);
+    const within = await fetch(`${server.url}/things/1?${'&'.repeat(MAX_QUERY_PARAMETERS - 2)}size=3`);
+    expect(await within.json()).toEqual({ id: '1', size: 3 });
   });
 
   it('answers malformed and oversized JSON with 400 and 413 problems', async () => {
