@@ -73,7 +73,7 @@ describe('GET /api/requests', () => {
   });
 
   it.each([
-    ['page=-1', 'query.page', 'page must be >= 0'],
+    ['page=-1', 'query.page', 'page must be between 0 and 1000000'],
     ['size=0', 'query.size', 'size must be between 1 and 200'],
     ['size=201', 'query.size', 'size must be between 1 and 200'],
     ['status=abc', 'query.status', 'status must be an integer'],
@@ -142,6 +142,13 @@ describe('/api/exchanges', () => {
   });
 
   it('deletes matching exchanges, then one by id, then the rest', async () => {
+    // a filter past the query's parameter bound is refused, never dropped (which would delete everything)
+    const padded = await get(`/api/exchanges?${'&'.repeat(1000)}method=POST`, { method: 'DELETE' });
+    expect(padded.status).toBe(400);
+    expect(padded.body.detail).toBe('the query has more than 1000 parameters');
+    // a day that does not exist is refused, not rolled over into a wider range
+    expect((await get('/api/exchanges?to=2026-02-30', { method: 'DELETE' })).status).toBe(400);
+    expect((await get('/api/requests')).body.totalElements).toBe(events.length);
     expect((await get('/api/exchanges?statusClass=5xx', { method: 'DELETE' })).body).toEqual({ deleted: 1 });
     expect((await get(`/api/exchanges/${events[2].id}`)).status).toBe(404);
     expect((await get(`/api/exchanges/${events[0].id}`, { method: 'DELETE' })).status).toBe(204);

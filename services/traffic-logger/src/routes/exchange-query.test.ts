@@ -16,6 +16,11 @@ describe('RequestsQuerySchema', () => {
     [{ statusClass: '5XX' }, { statusClass: 5 }],
     [{ host: 'API.Example.test' }, { host: 'api.example.test' }],
     [{ from: '2026-11-22T10:00:00Z' }, { from: new Date('2026-11-22T10:00:00Z') }],
+    [{ from: '2026-11-22' }, { from: new Date('2026-11-22T00:00:00Z') }],
+    // no offset: UTC, whatever the server's time zone
+    [{ from: '2026-11-22T10:00:00' }, { from: new Date('2026-11-22T10:00:00Z') }],
+    [{ from: '2026-11-22T10:00:00.250+01:00' }, { from: new Date('2026-11-22T09:00:00.250Z') }],
+    [{ to: '2028-02-29T23:59:59-0530' }, { to: new Date('2028-03-01T05:29:59Z') }],
     [{ minDurationMs: '250' }, { minDurationMs: 250 }],
     [{ source: 'forward' }, { source: 'forward' }],
   ])('accepts %j', (query, expected) => {
@@ -23,7 +28,8 @@ describe('RequestsQuerySchema', () => {
   });
 
   it.each([
-    [{ page: '-1' }, 'page must be >= 0'],
+    [{ page: '-1' }, 'page must be between 0 and 1000000'],
+    [{ page: '1000001' }, 'page must be between 0 and 1000000'],
     [{ page: 'abc' }, 'page must be an integer'],
     [{ page: '1.5' }, 'page must be an integer'],
     [{ size: '0' }, 'size must be between 1 and 200'],
@@ -35,6 +41,13 @@ describe('RequestsQuerySchema', () => {
     [{ method: ['GET', 'POST'] }, 'method must be given once'],
     [{ statusClass: '6xx' }, 'statusClass must be one of'],
     [{ from: 'yesterday' }, 'from must be an ISO 8601 date-time'],
+    // days and times that do not exist are refused, not rolled over into the next (a wider DELETE)
+    [{ from: '2026-02-30' }, 'from must be an ISO 8601 date-time that exists'],
+    [{ to: '2026-11-31T10:00:00Z' }, 'to must be an ISO 8601 date-time that exists'],
+    [{ to: '2026-11-22T24:00:00Z' }, 'to must be an ISO 8601 date-time that exists'],
+    [{ from: '2027-02-29' }, 'from must be an ISO 8601 date-time that exists'],
+    [{ from: '2026-11-22T10:00:00+25:00' }, 'from must be an ISO 8601 date-time that exists'],
+    [{ from: '2026-11-22T10:00:00Zjunk' }, 'from must be an ISO 8601 date-time that exists'],
     [{ source: 'carrier-pigeon' }, 'source must be one of'],
     [{ stauts: '500' }, 'Unrecognized key: "stauts"'],
   ])('rejects %j', (query, message) => {

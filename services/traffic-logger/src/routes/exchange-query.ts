@@ -22,11 +22,31 @@ const integer = (name: string, min: number, max: number, message: string) =>
 
 const datetime = (name: string) =>
   single(name)
-    .refine((v) => v === undefined || (/^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v))), `${name} must be an ISO 8601 date-time, e.g. 2026-11-22T10:00:00Z`)
-    .transform((v) => (v === undefined ? undefined : new Date(v)));
+    .refine((v) => v === undefined || parseIsoDateTime(v) !== undefined, `${name} must be an ISO 8601 date-time that exists, e.g. 2026-11-22T10:00:00Z (no offset means UTC)`)
+    .transform((v) => (v === undefined ? undefined : parseIsoDateTime(v)));
+
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * A date (midnight) or date-time in ISO 8601 / RFC 3339 form, or undefined. Strict, unlike Date.parse: a
+ * day or time that does not exist (2026-02-30, 24:00) is refused instead of rolled over into the next one,
+ * which on DELETE would widen the range; without an offset the time is UTC, whatever the server's time zone.
+ */
+export function parseIsoDateTime(value: string): Date | undefined {
+  const m = ISO_DATE_TIME.exec(value.trim());
+  if (!m) return undefined;
+  const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone = 'Z'] = m;
+  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
+  if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > daysInMonth) return undefined;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
+  const offset = /^[Zz]$/.test(zone) ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  if (offset !== 'Z' && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4)) > 59)) return undefined;
+  const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${offset}`);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
 
 export const PageQuerySchema = z.strictObject({
-  page: integer('page', 0, 1_000_000, 'page must be >= 0').default(0).describe('page number, from 0 (default 0)'),
+  page: integer('page', 0, 1_000_000, 'page must be between 0 and 1000000').default(0).describe('page number, from 0 (default 0)'),
   size: integer('size', 1, MAX_PAGE_SIZE, `size must be between 1 and ${MAX_PAGE_SIZE}`)
     .default(DEFAULT_PAGE_SIZE)
     .describe(`page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`),
