@@ -106,6 +106,20 @@ describeWithEngines(`engines that fail: unreachable, breaker open, timeouts, rec
     }
   });
 
+  it('lists an engine whose stubs include one the hub itself would refuse (priority 0, which WireMock stores)', async () => {
+    const created = await call(local.url, 'POST', '/__admin/mappings', { body: { priority: 0, request: { url: '/zero' }, response: { status: 204 } } });
+    expect(created.status).toBe(201);
+    try {
+      const listed = await call(hub.url, 'GET', '/hub/admin/mappings');
+      expect(listed.status).toBe(200);
+      expect(listed.body.mappings.map((m: { id: string }) => m.id)).toContain(created.body.id);
+      expect((await call(hub.url, 'GET', `/hub/admin/mappings/${created.body.id}`)).body).toMatchObject({ priority: 0 });
+      expect((await call(hub.url, 'GET', '/hub/admin/proxy')).status).toBe(200);
+    } finally {
+      await call(local.url, 'DELETE', `/__admin/mappings/${created.body.id}`);
+    }
+  });
+
   it('answers 504 naming the engine when it does not answer within the timeout', async () => {
     const res = await call(hub.url, 'GET', '/hub/admin/proxy', { headers: { [TARGET]: hungId } });
     expect(res.status).toBe(504);
