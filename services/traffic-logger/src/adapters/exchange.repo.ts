@@ -209,9 +209,10 @@ export class ExchangeRepo {
   }
 
   /** Deletes exchanges that started before `cutoff`, in chunks so no statement holds locks for long. */
-  async deleteStartedBefore(cutoff: Date, chunkSize = 5000): Promise<number> {
+  async deleteStartedBefore(cutoff: Date, chunkSize = 5000, signal?: AbortSignal): Promise<number> {
     let total = 0;
     for (;;) {
+      if (signal?.aborted) return total;
       const n = await this.deleted(Prisma.sql`
         DELETE FROM exchanges WHERE id IN (SELECT id FROM exchanges WHERE started_at < ${cutoff}::timestamptz LIMIT ${chunkSize}::int)`);
       total += n;
@@ -220,13 +221,14 @@ export class ExchangeRepo {
   }
 
   /** Keeps the newest `maxRows` by storage order; deletes the older ones in chunks. */
-  async deleteBeyondNewest(maxRows: number, chunkSize = 5000): Promise<number> {
+  async deleteBeyondNewest(maxRows: number, chunkSize = 5000, signal?: AbortSignal): Promise<number> {
     const boundary = await this.rows<{ seq: bigint | string }>(Prisma.sql`
       SELECT seq FROM exchanges ORDER BY seq DESC OFFSET ${maxRows}::bigint LIMIT 1`);
     if (boundary.length === 0) return 0;
     const upTo = boundary[0].seq;
     let total = 0;
     for (;;) {
+      if (signal?.aborted) return total;
       const n = await this.deleted(Prisma.sql`
         DELETE FROM exchanges WHERE seq IN (SELECT seq FROM exchanges WHERE seq <= ${upTo}::bigint ORDER BY seq LIMIT ${chunkSize}::int)`);
       total += n;

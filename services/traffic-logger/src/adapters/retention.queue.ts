@@ -8,7 +8,7 @@ export interface RetentionQueueOptions {
   bullPrefix: string;
   intervalMs: number;
   policy: RetentionPolicy;
-  repo: ExchangeRepo;
+  repo: Pick<ExchangeRepo, 'deleteStartedBefore' | 'deleteBeyondNewest'>;
   logger: Logger;
 }
 
@@ -19,6 +19,8 @@ export interface RetentionQueueOptions {
 export class RetentionQueue {
   private queue?: Queue;
   private worker?: Worker;
+  /** Aborted by stop(): a run deleting a large backlog ends after its current chunk. */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: RetentionQueueOptions) {}
 
@@ -35,7 +37,8 @@ export class RetentionQueue {
       retentionJob.queue,
       async (job) => {
         retentionJob.dataSchema.parse(job.data);
-        const outcome = await runRetention(repo, policy);
+        const outcome = await runRetention(repo, policy, new Date(), this.stopping.signal);
+        if (outcome.interrupted) logger.info({ ...outcome }, 'traffic retention stopped early (shutting down); the rest on the next run');
         if (outcome.deletedByAge + outcome.deletedByRows > 0) logger.info({ ...outcome }, 'traffic retention applied');
         return outcome;
       },
@@ -49,6 +52,7 @@ export class RetentionQueue {
   }
 
   async stop(): Promise<void> {
+    this.stopping.abort();
     await this.worker?.close();
     await this.queue?.close();
   }
