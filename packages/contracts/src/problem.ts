@@ -19,6 +19,7 @@ export const problemTypes = {
   conflict: 'https://mockyard.dev/problems/conflict',
   unauthorized: 'https://mockyard.dev/problems/unauthorized',
   payloadTooLarge: 'https://mockyard.dev/problems/payload-too-large',
+  unsupportedMediaType: 'https://mockyard.dev/problems/unsupported-media-type',
   badGateway: 'https://mockyard.dev/problems/bad-gateway',
   gatewayTimeout: 'https://mockyard.dev/problems/gateway-timeout',
   unavailable: 'https://mockyard.dev/problems/service-unavailable',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import qs from 'qs';
 import type { Logger } from 'pino';
@@ -29,6 +30,28 @@ export interface ServiceAppOptions {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function isJsonType(req: IncomingMessage): boolean {
+  const type = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || (type !== undefined && /^application\/[\w.+-]*\+json$/.test(type));
+}
+
+/**
+ * Writes carry JSON or nothing, and never come from another site's page. A form or a text/plain body needs
+ * no CORS preflight, so any web page could have sent one to a service on localhost (that is how it changed
+ * the hub's state without a key): such a body is a 415, and a browser's cross-site write (its
+ * `Sec-Fetch-Site: cross-site`) a 403. Clients that are not browsers send neither.
+ */
+function refuseUnsafeWrites(req: Request, next: NextFunction): void {
+  if (!WRITE_METHODS.has(req.method)) return next();
+  if (req.get('sec-fetch-site') === 'cross-site') return next(new HttpProblem(403, 'forbidden', 'Cross-site requests may not change anything here (Sec-Fetch-Site: cross-site)'));
+  const type = req.get('content-type');
+  const hasBody = type !== undefined || req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
+  if (hasBody && !isJsonType(req)) return next(new HttpProblem(415, 'unsupportedMediaType', `Content-Type must be application/json${type ? `, not ${type}` : ' for a request with a body'}`));
+  next();
+}
 
 /** Query parameters one request may carry (qs's default bound, against hash-flooding). */
 export const MAX_QUERY_PARAMETERS = 1000;
@@ -72,11 +95,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
 
   const limit = options.jsonLimit ?? '1mb';
-  const json = express.json({ limit, type: ['application/json', 'application/*+json'], verify: verifyJsonBody });
-  const form = express.urlencoded({ limit, extended: false });
+  const json = express.json({ limit, type: isJsonType, verify: verifyJsonBody });
   const raw = options.rawPaths ?? [];
+  app.use((req, res, next) => (raw.some((p) => req.path.startsWith(p)) ? next() : refuseUnsafeWrites(req, next)));
   app.use((req, res, next) => (raw.some((p) => req.path.startsWith(p)) ? next() : json(req, res, next)));
-  app.use((req, res, next) => (raw.some((p) => req.path.startsWith(p)) ? next() : form(req, res, next)));
 
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'UP', service: options.service });

@@ -8,6 +8,7 @@ const TITLES: Record<ProblemKind, string> = {
   conflict: 'Conflict',
   unauthorized: 'Unauthorized',
   payloadTooLarge: 'Payload too large',
+  unsupportedMediaType: 'Unsupported media type',
   badGateway: 'Bad gateway',
   gatewayTimeout: 'Gateway timeout',
   unavailable: 'Service unavailable',

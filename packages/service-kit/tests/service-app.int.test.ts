@@ -82,6 +82,29 @@ describe('service kit app over real HTTP', () => {
     expect(await within.json()).toEqual({ id: '1', size: 3 });
   });
 
+  it('takes writes with a JSON body or none, refusing forms and text (no CORS preflight guards them) with 415', async () => {
+    const post = (headers: Record<string, string>, body?: string) => fetch(`${server.url}/echo`, { method: 'POST', headers, body });
+    expect(await (await post({ 'content-type': 'application/json' }, '{"a":1}')).json()).toEqual({ a: 1 });
+    expect(await (await post({ 'content-type': 'application/merge-patch+json; charset=utf-8' }, '{"b":2}')).json()).toEqual({ b: 2 });
+    expect((await post({})).status).toBe(200);
+    for (const [type, body] of [['application/x-www-form-urlencoded', 'name=x&url=http://evil.test'], ['text/plain', '{"a":1}'], ['multipart/form-data; boundary=b', '--b--']]) {
+      const res = await post({ 'content-type': type }, body);
+      expect(res.status).toBe(415);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(await res.json()).toMatchObject({ title: 'Unsupported media type', detail: `Content-Type must be application/json, not ${type}` });
+    }
+    // an empty form (a page's form without fields) declares its type all the same
+    expect((await post({ 'content-type': 'application/x-www-form-urlencoded' }, '')).status).toBe(415);
+  });
+
+  it("refuses a browser's cross-site write with 403, and lets same-origin ones and reads through", async () => {
+    const crossSite = await fetch(`${server.url}/echo`, { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.status).toBe(403);
+    expect((await crossSite.json()).detail).toContain('Cross-site requests may not change anything');
+    expect((await fetch(`${server.url}/echo`, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+    expect((await fetch(`${server.url}/things/1?size=2`, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+  });
+
   it('answers malformed and oversized JSON with 400 and 413 problems', async () => {
     const bad = await fetch(`${server.url}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
     expect(bad.status).toBe(400);
