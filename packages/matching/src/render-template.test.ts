@@ -8,6 +8,21 @@ const request = toMatchableRequest({ method: 'POST', url: '/orders/7?n=5', heade
 const model = () => buildTemplateModel(request, { systemValues: { 'ENVIRONMENT:ALLOWED': 'yes' } });
 const render = (template: string) => renderTemplate(template, model());
 
+describe('numeric path segments, as Handlebars.java reads them (WireMock documents {{parts.0}})', () => {
+  it.each<[string, string]>([
+    ['{{regexExtract request.path "([a-z]+)/([0-9]+)" "parts"}}{{parts.0}}-{{parts.1}}', 'orders-7'],
+    ['{{request.pathSegments.1}}', '7'],
+    ['{{#with (parseJson request.body)}}{{items.1.tag}}{{/with}}', 'b'],
+    ['{{{request.pathSegments.0}}}', 'orders'],
+    // string literals and numbers keep their dots and digits
+    ["{{math 1.5 '+' 2}}", '3.5'],
+    ['{{#eq "v1.0" "v1.0"}}same{{/eq}}', 'same'],
+    ["{{regexExtract 'a.1b' 'a\\.1.'}}", 'a.1b'],
+  ])('%s', (template, expected) => {
+    expect(render(template)).toBe(expected);
+  });
+});
+
 describe('renderTemplate helpers', () => {
   it.each<[string, string]>([
     // JSON

@@ -46,15 +46,30 @@ export function compileTemplate(template: string): Handlebars.TemplateDelegate {
   if (cached) return cached;
   let compiled: Handlebars.TemplateDelegate;
   try {
+    const source = bracketNumericSegments(template);
     // Handlebars compiles lazily: parse now so syntax errors surface here, not mid-response.
-    handlebars.parse(template);
-    compiled = handlebars.compile(template, { strict: false, noEscape: true });
+    handlebars.parse(source);
+    compiled = handlebars.compile(source, { strict: false, noEscape: true });
   } catch (error) {
     throw new TemplateError(`template error: ${(error as Error).message}`, { cause: error });
   }
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
   cache.set(template, compiled);
   return compiled;
+}
+
+const TAG = /\{\{(?!!)([\s\S]*?)\}\}/g;
+/** A string literal (kept as it is) or a path with at least one `.segment`. */
+const LITERAL_OR_PATH = /("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|([A-Za-z_@$][\w$-]*(?:\.(?:[A-Za-z_$][\w$-]*|\[[^\]]*\]|\d+))+)/g;
+
+/**
+ * `{{parts.0}}`, `{{request.pathSegments.1}}`: Handlebars.java (WireMock) reads a numeric path segment as an
+ * index, Handlebars.js refuses it as a syntax error; it takes `parts.[0]`, which this rewrites them to, in
+ * paths inside tags only (string literals and numbers such as `1.5` stay as they are).
+ */
+function bracketNumericSegments(template: string): string {
+  if (!/\.\d/.test(template)) return template;
+  return template.replace(TAG, (_tag, inner: string) => `{{${inner.replace(LITERAL_OR_PATH, (match, literal?: string) => (literal ? match : match.replace(/\.(\d+)(?=\.|$)/g, '.[$1]')))}}}`);
 }
 
 /** True when the text contains Handlebars syntax at all (lets the engine skip plain bodies). */
