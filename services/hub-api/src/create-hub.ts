@@ -84,7 +84,9 @@ export async function createHub(options: CreateHubOptions): Promise<Hub> {
     stop: async () => {
       await queues?.stop();
       admin.close();
-      if (redis) await redis.quit().catch(() => redis.disconnect());
+      // quit() waits for a connection that a Redis still away would never give: disconnect then
+      if (redis?.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis?.disconnect();
       if (ownsDb) await db.close();
     },
   };

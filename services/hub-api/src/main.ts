@@ -10,10 +10,13 @@ async function main() {
   handleSignals(process, shutdown);
   const hub = await createHub({ config, logger });
   shutdown.add('hub (workers, queues, engine clients, redis, database)', () => hub.stop());
-  await hub.start();
+  // Serve first: the registry, stubs, proxy and recording need no Redis, and liveness must answer while the
+  // job workers wait for a Redis that is not there yet (readiness says so).
   const server = await startServer(hub.app, config.port, config.bindAddress);
   shutdown.add('http', () => server.close(config.shutdownTimeoutMs / 2));
   logger.info({ port: server.port, localEngineUrl: config.localEngineUrl, isApiKeyRequired: config.apiKey !== undefined }, 'hub-api listening');
+  await hub.start();
+  logger.info('hub-api jobs started (engine health probes, fan-out)');
 }
 
 main().catch((err) => {

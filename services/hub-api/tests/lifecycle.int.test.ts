@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { buildHub, REPO_ROOT } from './support/build-hub';
+import { freePort } from '@mockyard/testkit';
 import { createTestBackends } from './support/start-hub';
 
 jest.setTimeout(60000);
@@ -13,7 +14,8 @@ describe('the hub process (dist/main.js)', () => {
   });
   afterAll(() => backends?.cleanup());
 
-  it('starts from its configuration, serves, and on SIGTERM closes workers, queues and connections and exits 0', async () => {
+  /** Starts dist/main.js and waits for its "listening" line; `log()` is everything it wrote so far. */
+  async function startHubProcess(env: Record<string, string>) {
     const child = spawn(process.execPath, [join(REPO_ROOT, 'services', 'hub-api', 'dist', 'main.js')], {
       env: {
         PATH: process.env.PATH ?? '',
@@ -24,6 +26,7 @@ describe('the hub process (dist/main.js)', () => {
         LOCAL_ENGINE_URL: 'http://127.0.0.1:9',
         HUB_HEALTH_PROBE_INTERVAL_MS: '200',
         MOCKYARD_CONFIG_FILE: '/dev/null',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -44,14 +47,37 @@ describe('the hub process (dist/main.js)', () => {
         }
       }, 50);
     });
-    const res = await fetch(`http://127.0.0.1:${port}/actuator/health/liveness`);
+    return { url: `http://127.0.0.1:${port}`, exited, log: () => out, stop: () => child.kill('SIGTERM') };
+  }
+
+  it('starts from its configuration, serves, and on SIGTERM closes workers, queues and connections and exits 0', async () => {
+    const hub = await startHubProcess({});
+    const res = await fetch(`${hub.url}/actuator/health/liveness`);
     expect(res.status).toBe(200);
     // let the repeatable probe run at least once, so a worker is busy or idle with a scheduled job
     await new Promise((r) => setTimeout(r, 500));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(out).toContain('"msg":"shut down"');
-    expect(out).not.toContain('shutdown step failed');
+    hub.stop();
+    expect(await hub.exited).toBe(0);
+    expect(hub.log()).toContain('"msg":"shut down"');
+    expect(hub.log()).not.toContain('shutdown step failed');
+  });
+
+  it('serves the registry while Redis is unreachable, says so in readiness, and still stops cleanly', async () => {
+    const hub = await startHubProcess({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    try {
+      expect((await fetch(`${hub.url}/actuator/health/liveness`)).status).toBe(200);
+      const registry = await fetch(`${hub.url}/hub/admin/registry/servers`);
+      expect(registry.status).toBe(200);
+      expect(JSON.stringify(await registry.json())).toContain('"id":"local"');
+      const ready = await fetch(`${hub.url}/health/ready`);
+      expect(ready.status).toBe(503);
+      expect((await ready.json()).components.redis.status).toBe('DOWN');
+    } finally {
+      hub.stop();
+    }
+    const code = await hub.exited;
+    if (code !== 0) process.stderr.write(hub.log());
+    expect(code).toBe(0);
   });
 
   it('refuses to start with a blank API key and says why', () => {
