@@ -132,3 +132,13 @@ it('forgets clients that disconnect', async () => {
   for (const f of feeds) f.close();
   await waitFor(async () => logger.feeds.size === 0, 'both feeds released');
 });
+
+it('answers HEAD with the feed\'s headers and ends, opening no feed', async () => {
+  const logger = await start();
+  const res = await fetch(`${logger.url}/api/stream?method=GET`, { method: 'HEAD', signal: AbortSignal.timeout(5000) });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
+  expect(logger.feeds.size).toBe(0);
+  // its filters are still checked
+  expect((await fetch(`${logger.url}/api/stream?method=FETCH`, { method: 'HEAD' })).status).toBe(400);
+});

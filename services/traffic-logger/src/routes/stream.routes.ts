@@ -36,6 +36,12 @@ export function createStreamRoutes(deps: { feeds: LiveFeeds }, api: ApiRegistry)
   router.get('/api/stream', async (req, res) => {
     const q = parseInput(StreamQuerySchema, req.query, 'query');
     const h = parseInput(StreamHeadersSchema, { 'last-event-id': req.header('last-event-id') }, 'headers');
+    // HEAD (Express routes it here): the feed's headers, without opening a feed that would never end
+    if (req.method === 'HEAD') {
+      res.status(200).type('text/event-stream').setHeader('Cache-Control', 'no-cache');
+      res.end();
+      return;
+    }
     await deps.feeds.serve({
       res,
       filter: toExchangeFilter(q),
