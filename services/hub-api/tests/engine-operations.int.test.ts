@@ -126,6 +126,17 @@ describeWithEngines(`stubs, journal, proxy and recording on the active engine (g
     expect(res.body.errors[0].path).toBe('body.targetUrl');
   });
 
+  it('leaves one proxy stub when several enables arrive at once (WireMock does not dedupe them itself)', async () => {
+    const targets = ['a', 'b', 'c', 'd'].map((t) => `${upstream.url}/${t}`);
+    const answers = await Promise.all(targets.map((targetUrl) => call(hub.url, 'POST', '/hub/admin/proxy/enable', { body: { targetUrl } })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const mappings = (await call(engine.url, 'GET', '/__admin/mappings')).body.mappings as { id: string; priority?: number }[];
+    const proxies = mappings.filter((m) => m.priority === 2147483647);
+    expect(proxies).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.body.stubId))).toEqual(new Set([proxies[0].id]));
+    await call(hub.url, 'POST', '/hub/admin/proxy/disable');
+  });
+
   it('records traffic through the engine into stubs that replay after the recording stops', async () => {
     expect((await call(hub.url, 'GET', '/hub/admin/recordings/status')).body.status).toMatch(/NeverStarted|Stopped/);
     const start = await call(hub.url, 'POST', '/hub/admin/recordings/start', { body: { targetUrl: upstream.url, persist: true, repeatsAsScenarios: false } });

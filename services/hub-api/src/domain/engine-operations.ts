@@ -19,6 +19,9 @@ export type RecordingSpec = Record<string, unknown> & { targetUrl?: string; targ
  * engine and genuine WireMock. Routes and MCP tools resolve the engine first and then call this.
  */
 export class EngineOperations {
+  /** The last proxy change queued per engine: enable/disable list then write, so they must not interleave. */
+  private readonly proxyChanges = new Map<string, Promise<unknown>>();
+
   constructor(private readonly admin: EngineAdmin) {}
 
   // ---- stubs
@@ -82,7 +85,32 @@ export class EngineOperations {
   }
 
   /** Points the engine's proxy at targetUrl: replaces the proxy stub (keeping its id) or creates it. Touches no other stub. */
-  async enableProxy(engine: EngineRef, targetUrl: string): Promise<ProxyStatus> {
+  enableProxy(engine: EngineRef, targetUrl: string): Promise<ProxyStatus> {
+    return this.oneProxyChangeAtATime(engine, () => this.replaceProxyStub(engine, targetUrl));
+  }
+
+  disableProxy(engine: EngineRef): Promise<ProxyStatus> {
+    return this.oneProxyChangeAtATime(engine, async () => {
+      for (const s of findProxyStubs((await this.listStubs(engine)).mappings)) await this.deleteStubIfPresent(engine, s);
+      return toProxyStatus(engine, undefined);
+    });
+  }
+
+  /**
+   * Runs proxy changes of one engine one after the other (in this hub process): two enables at once both saw
+   * no proxy stub and both created one, leaving an engine that only dedupes them itself (not WireMock) with two.
+   */
+  private oneProxyChangeAtATime<T>(engine: EngineRef, change: () => Promise<T>): Promise<T> {
+    const run = (this.proxyChanges.get(engine.id) ?? Promise.resolve()).catch(() => undefined).then(change);
+    const settled = run.catch(() => undefined);
+    this.proxyChanges.set(engine.id, settled);
+    void settled.then(() => {
+      if (this.proxyChanges.get(engine.id) === settled) this.proxyChanges.delete(engine.id);
+    });
+    return run;
+  }
+
+  private async replaceProxyStub(engine: EngineRef, targetUrl: string): Promise<ProxyStatus> {
     const existing = findProxyStubs((await this.listStubs(engine)).mappings);
     const wanted = buildProxyStub(targetUrl);
     const [first, ...extra] = existing;
@@ -94,11 +122,6 @@ export class EngineOperations {
     }
     for (const s of extra) await this.deleteStubIfPresent(engine, s);
     return toProxyStatus(engine, stub);
-  }
-
-  async disableProxy(engine: EngineRef): Promise<ProxyStatus> {
-    for (const s of findProxyStubs((await this.listStubs(engine)).mappings)) await this.deleteStubIfPresent(engine, s);
-    return toProxyStatus(engine, undefined);
   }
 
   // ---- recording
