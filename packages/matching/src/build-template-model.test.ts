@@ -43,6 +43,16 @@ describe('buildTemplateModel', () => {
     expect(renderTemplate(template, model)).toBe(expected);
   });
 
+  it('URL-decodes request.path and its segments, but not for a stub with a path template (as WireMock 3.13)', () => {
+    const encoded = toMatchableRequest({ method: 'GET', url: '/t/a%20b/c%2Fd?x=%20', headers: { host: 'h' } });
+    const plain = buildTemplateModel(encoded);
+    expect(renderTemplate('{{request.path}}|{{request.pathSegments.[1]}}|{{request.path.[2]}}|{{request.url}}', plain)).toBe('/t/a b/c/d|a b|c/d|/t/a%20b/c%2Fd?x=%20');
+    const templated = buildTemplateModel(encoded, { pathParameters: { id: 'a%20b' } });
+    expect(renderTemplate('{{request.path}}|{{request.pathSegments.[1]}}|{{request.path.id}}', templated)).toBe('/t/a%20b/c%2Fd|a%20b|a%20b');
+    // malformed percent-encoding stays as sent
+    expect(renderTemplate('{{request.path}}', buildTemplateModel(toMatchableRequest({ method: 'GET', url: '/bad%zz', headers: { host: 'h' } })))).toBe('/bad%zz');
+  });
+
   it('uses the given baseUrl', () => {
     expect(renderTemplate('{{request.baseUrl}}', buildTemplateModel(request, { baseUrl: 'https://mock.example' }))).toBe('https://mock.example');
   });

@@ -85,8 +85,13 @@ function toLists(values: Record<string, string[]>): Record<string, ListOrSingle<
 /** Builds the object templates render against; one per request. */
 export function buildTemplateModel(request: MatchableRequest, options: TemplateModelOptions = {}): TemplateModel {
   const q = request.url.indexOf('?');
-  const path = q < 0 ? request.url : request.url.slice(0, q);
-  const segments = path.split('/').filter((segment) => segment !== '');
+  const rawPath = q < 0 ? request.url : request.url.slice(0, q);
+  const rawSegments = rawPath.split('/').filter((segment) => segment !== '');
+  // As WireMock 3: `request.path` and its segments are URL-decoded, except for a stub with a path template,
+  // whose parameters and path stay as sent (/c/a%20b gives a%20b for {id}, and /c/a%20b for the path).
+  const isTemplated = options.pathParameters !== undefined;
+  const path = isTemplated ? rawPath : decodeUrlPart(rawPath);
+  const segments = isTemplated ? rawSegments : rawSegments.map(decodeUrlPart);
   const defaultPort = request.scheme === 'https' ? 443 : 80;
   const baseUrl = options.baseUrl ?? `${request.scheme}://${request.host}${request.port === defaultPort ? '' : `:${request.port}`}`;
   const model: TemplateModel = {
@@ -147,4 +152,14 @@ function defineLazy<T extends object, K extends keyof T>(target: T, key: K, comp
       return cached;
     },
   });
+}
+
+/** decodeURIComponent, or the text as it is when it is not valid percent-encoding. */
+function decodeUrlPart(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

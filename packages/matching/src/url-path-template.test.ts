@@ -6,7 +6,8 @@ describe('matchUrlPathTemplate', () => {
   it.each<[string, string, Record<string, string> | null]>([
     ['/contacts/{contactId}', '/contacts/12', { contactId: '12' }],
     ['/contacts/{contactId}/addresses/{addressId}', '/contacts/1/addresses/99', { contactId: '1', addressId: '99' }],
-    ['/contacts/{contactId}', '/contacts/a%20b', { contactId: 'a b' }],
+    // as WireMock 3.13: parameters are not URL-decoded
+    ['/contacts/{contactId}', '/contacts/a%20b', { contactId: 'a%20b' }],
     ['/contacts/{contactId}', '/contacts/12/extra', null],
     ['/contacts/{contactId}', '/contacts/', null],
     ['/contacts/{contactId}', '/contact/12', null],

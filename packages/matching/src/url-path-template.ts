@@ -1,7 +1,7 @@
 export interface UrlPathTemplate {
   readonly template: string;
   readonly parameterNames: readonly string[];
-  /** Parameter values (URL-decoded) when the path fits the template, else null. */
+  /** Parameter values, as sent (not URL-decoded, as WireMock), when the path fits the template, else null. */
   match(path: string): Record<string, string> | null;
   /** Share of segments that do not fit (0..1), for grading near misses. */
   segmentDistance(path: string): number;
@@ -45,7 +45,7 @@ export function compileUrlPathTemplate(template: string): UrlPathTemplate {
         const part = parts[i];
         if (part.name !== undefined) {
           if (segment === '') return null;
-          values[part.name] = decodePathSegment(segment);
+          values[part.name] = segment;
         } else if (segment !== part.literal) return null;
         start = end + 1;
       }
@@ -73,11 +73,3 @@ export function matchUrlPathTemplate(template: string, path: string): Record<str
   return compileUrlPathTemplate(template).match(path);
 }
 
-function decodePathSegment(segment: string): string {
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}

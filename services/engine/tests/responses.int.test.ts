@@ -68,6 +68,16 @@ describe('response definitions', () => {
     expect((await call(engine.url, 'GET', '/users/42')).json()).toEqual({ id: '42', say: 'hi' });
   });
 
+  it('decodes request.path in templates but keeps a path template\'s path and parameters as sent, as WireMock 3.13 does', async () => {
+    const template = { body: '{{request.path}}|{{request.pathSegments.[1]}}|{{request.path.id}}', transformers: ['response-template'] };
+    await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPathPattern: '/t/.*' }, response: template });
+    await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPathTemplate: '/c/{id}' }, response: template });
+    await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPathTemplate: '/d/{id}', pathParameters: { id: { equalTo: 'a b' } } }, response: { body: 'decoded' } });
+    expect((await call(engine.url, 'GET', '/t/a%20b/c')).text).toBe('/t/a b/c|a b|');
+    expect((await call(engine.url, 'GET', '/c/a%20b')).text).toBe('/c/a%20b|a%20b|a%20b');
+    expect((await call(engine.url, 'GET', '/d/a%20b')).status).toBe(404);
+  });
+
   it('templates every response when global templating is on, revealing only permitted system values', async () => {
     const global = await startTestEngine({ isGlobalTemplating: true, systemValues: { 'ENVIRONMENT:wiremock_team': 'core' } });
     try {

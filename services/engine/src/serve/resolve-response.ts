@@ -116,7 +116,7 @@ export async function resolveResponse(stored: StoredStub, request: MatchableRequ
   }
 
   const model = buildTemplateModel(request, {
-    pathParameters: context.pathParameters ?? {},
+    pathParameters: context.pathParameters,
     parameters: def.transformerParameters ?? {},
     baseUrl: baseUrlOf(request),
     systemValues: context.systemValues,
