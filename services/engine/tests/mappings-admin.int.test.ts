@@ -43,6 +43,17 @@ describe('/__admin/mappings', () => {
     expect((await call(engine.url, 'DELETE', `/__admin/mappings/${id}`)).status).toBe(404);
   });
 
+  it('answers an id that is not a UUID with 400, as WireMock does, and remove-by-metadata with {}', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const res = await call(engine.url, method, '/__admin/mappings/not-a-uuid', method === 'PUT' ? stub('/x') : undefined);
+      expect(res.status).toBe(400);
+      expect(res.json()).toEqual({ errors: [{ code: 10, title: 'not-a-uuid is not a valid UUID' }] });
+    }
+    const removed = await call(engine.url, 'POST', '/__admin/mappings/remove-by-metadata', { matchesJsonPath: '$.nothing' });
+    expect(removed.status).toBe(200);
+    expect(removed.json()).toEqual({});
+  });
+
   it.each([
     ['a body that is not JSON', '{"request": '],
     ['an unknown field at the top level', { ...stub('/bad'), requestt: {} }],

@@ -31,6 +31,7 @@ export function registerMappingRoutes(ctx: AdminRouteContext, engine: MockEngine
   });
   addAdminRoute(ctx, 'post', '/mappings/remove-by-metadata', 'Remove stub mappings by metadata', async (req) => {
     await engine.removeByMetadata(readJson(req));
+    return {};
   });
   addAdminRoute(ctx, 'post', '/mappings/remove', 'Remove a stub mapping by id or identical request (deprecated path)', async (req) => {
     const body = readJson(req) as { id?: string; uuid?: string; request?: unknown } | undefined;
@@ -46,9 +47,18 @@ export function registerMappingRoutes(ctx: AdminRouteContext, engine: MockEngine
     if (!id) throw AdminError.invalidEntity([{ path: '/id', message: 'id is required' }]);
     return engine.updateStub(id, body);
   });
-  addAdminRoute(ctx, 'get', '/mappings/:id', 'Get one stub mapping', (req) => engine.getStub(String(req.params.id)));
-  addAdminRoute(ctx, 'put', '/mappings/:id', 'Replace one stub mapping', (req) => engine.updateStub(String(req.params.id), readJson(req)));
+  addAdminRoute(ctx, 'get', '/mappings/:id', 'Get one stub mapping', (req) => engine.getStub(stubIdOf(req.params.id)));
+  addAdminRoute(ctx, 'put', '/mappings/:id', 'Replace one stub mapping', (req) => engine.updateStub(stubIdOf(req.params.id), readJson(req)));
   addAdminRoute(ctx, 'delete', '/mappings/:id', 'Delete one stub mapping', async (req) => {
-    await engine.removeStub(String(req.params.id));
+    await engine.removeStub(stubIdOf(req.params.id));
   });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A stub id from the path: stub ids are UUIDs, and WireMock answers anything else 400 (code 10), not 404. */
+function stubIdOf(param: unknown): string {
+  const id = String(param);
+  if (!UUID.test(id)) throw AdminError.badRequest(`${id} is not a valid UUID`, 10);
+  return id;
 }

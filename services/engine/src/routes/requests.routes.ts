@@ -104,8 +104,10 @@ export function registerRequestRoutes(ctx: AdminRouteContext, engine: MockEngine
     if (!event) throw AdminError.notFound(`No request with id ${req.params.id} in the journal`);
     return toServeEventJson(event);
   });
+  // as WireMock: removing what is not (or no longer) there succeeds
   addAdminRoute(ctx, 'delete', '/requests/:id', 'Remove one serve event', (req) => {
-    if (!journal.remove(String(req.params.id))) throw AdminError.notFound(`No request with id ${req.params.id} in the journal`);
+    journal.remove(String(req.params.id));
+    return {};
   });
 
   addAdminRoute(ctx, 'post', '/near-misses/request', 'Nearest stubs for a given request', (req) => {
