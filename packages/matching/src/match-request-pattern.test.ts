@@ -53,6 +53,8 @@ describe('matchRequestPattern', () => {
     ['bodyPatterns one misses', { bodyPatterns: [{ contains: 'a' }, { matchesJsonPath: '$.b' }] }, { body: '{"a":1}' }, false],
     ['binaryEqualTo on the body', { bodyPatterns: [{ binaryEqualTo: Buffer.from([0, 1, 2]).toString('base64') }] }, { body: Buffer.from([0, 1, 2]) }, true],
     ['basicAuthCredentials', { basicAuthCredentials: { username: 'u', password: 'p' } }, { headers: { host: 'h', authorization: `Basic ${Buffer.from('u:p').toString('base64')}` } }, true],
+    ['basicAuthCredentials with a lower-case scheme', { basicAuthCredentials: { username: 'u', password: 'p' } }, { headers: { host: 'h', authorization: `basic ${Buffer.from('u:p').toString('base64')}` } }, true],
+    ['basicAuthCredentials with other credentials', { basicAuthCredentials: { username: 'u', password: 'p' } }, { headers: { host: 'h', authorization: `Basic ${Buffer.from('u:P').toString('base64')}` } }, false],
     ['wrong basicAuthCredentials', { basicAuthCredentials: { username: 'u', password: 'p' } }, { headers: { host: 'h', authorization: `Basic ${Buffer.from('u:x').toString('base64')}` } }, false],
     ['host equalTo', { host: { equalTo: 'api.local' } }, {}, true],
     ['host miss', { host: { equalTo: 'other.local' } }, {}, false],

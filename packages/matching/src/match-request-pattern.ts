@@ -221,7 +221,8 @@ function scoreHeaders(scorer: Scorer, compiled: CompiledRequestPattern, request:
     // WireMock compares the Authorization header with equalTo, so a near miss is graded by Levenshtein.
     const actual = request.headers['authorization'];
     const expectedHeader = compiled.basicAuth.expectedHeader;
-    const distance = !actual || actual.length === 0 ? 1 : Math.min(...actual.map((value) => normalisedLevenshtein(expectedHeader, value)));
+    // the scheme's case does not matter (`basic …` matches, as on WireMock); the credentials' does
+    const distance = !actual || actual.length === 0 ? 1 : Math.min(...actual.map((value) => normalisedLevenshtein(expectedHeader, value.replace(/^basic /i, 'Basic '))));
     if (distance > 0 && exactOnly) return false;
     sum += distance;
     count++;
