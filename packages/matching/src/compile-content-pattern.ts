@@ -65,7 +65,7 @@ export function compileContentPattern(spec: unknown, path: string): CompiledCont
     case 'matches':
     case 'doesNotMatch': {
       const expected = requireString(value, valuePath, operator);
-      const check = compileUserRegex(expected);
+      const check = compileUserRegex(expected, { dotAll: true });
       if (!check.ok) throw new PatternError(valuePath, check.message);
       const regex = check.regex;
       const negate = operator === 'doesNotMatch';

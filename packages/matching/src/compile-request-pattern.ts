@@ -97,7 +97,7 @@ function compileUrl(spec: Record<string, unknown>, basePath: string): CompiledUr
   const value = spec[kind];
   if (typeof value !== 'string') throw new PatternError(path, `${kind} must be a string`);
   if (kind === 'urlPattern' || kind === 'urlPathPattern') {
-    const check = compileUserRegex(value);
+    const check = compileUserRegex(value, { dotAll: true });
     if (!check.ok) throw new PatternError(path, check.message);
     return { kind, expected: value, regex: check.regex, prefix: check.regex.flags.includes('i') ? '' : findLiteralPrefix(value) };
   }

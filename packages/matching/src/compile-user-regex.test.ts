@@ -21,11 +21,20 @@ describe('compileUserRegex', () => {
     expect(result.ok && result.regex.test('b')).toBe(true);
   });
 
-  it('lets . match line breaks, as WireMock (Java DOTALL) does, also after a leading (?i)', () => {
-    const dotAll = compileUserRegex('.*foo.*');
+  it('lets . match line breaks with dotAll (WireMock\'s request matchers: Java DOTALL), also after a leading (?i)', () => {
+    const dotAll = compileUserRegex('.*foo.*', { dotAll: true });
     expect(dotAll.ok && dotAll.regex.test('a\nfoo\nb')).toBe(true);
-    const caseless = compileUserRegex('(?i).*FOO.*');
+    const caseless = compileUserRegex('(?i).*FOO.*', { dotAll: true });
     expect(caseless.ok && caseless.regex.test('a\r\nfoo\r\nb')).toBe(true);
+    // without it (template helpers, json-unit), . stops at a line break, as in Java without DOTALL
+    const plain = compileUserRegex('.*foo.*');
+    expect(plain.ok && plain.regex.test('a\nfoo\nb')).toBe(false);
+  });
+
+  it('analyses . as the regex runs it: with line breaks, a loop over .* and a line break is catastrophic', () => {
+    expect(compileUserRegex('(.*\n)*')).toMatchObject({ ok: true });
+    expect(compileUserRegex('(.*\n)*', { dotAll: true })).toMatchObject({ ok: false, message: expect.stringContaining('backtrack catastrophically') });
+    expect(compileUserRegex('(?s)(.*\n)*')).toMatchObject({ ok: false });
   });
 
   it('turns a leading (?i) into the i flag', () => {

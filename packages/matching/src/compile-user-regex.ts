@@ -27,24 +27,25 @@ const cache = new Map<string, RegexCheck>();
 /**
  * Compiles a WireMock (Java-flavoured) regex for full-string matching (`Pattern.matches` semantics):
  * leading inline flags `(?i)`, `(?s)`, `(?m)` become JS flags. Returns a reason on failure.
+ * `dotAll`: `.` matches line breaks too, as in WireMock's request matchers (`matches`, `doesNotMatch`, URL
+ * patterns: Java's DOTALL, so `.*foo.*` matches a multi-line body); its template helpers and json-unit do not.
  */
-export function compileUserRegex(source: string): RegexCheck {
-  const cached = cache.get(source);
+export function compileUserRegex(source: string, options: { dotAll?: boolean } = {}): RegexCheck {
+  const key = options.dotAll ? `s:${source}` : `-:${source}`;
+  const cached = cache.get(key);
   if (cached) return cached;
-  const result = checkAndCompile(source);
+  const result = checkAndCompile(source, options.dotAll === true);
   if (cache.size > 5000) cache.clear();
-  cache.set(source, result);
+  cache.set(key, result);
   return result;
 }
 
-function checkAndCompile(source: string): RegexCheck {
+function checkAndCompile(source: string, dotAll: boolean): RegexCheck {
   let body = source;
-  // `.` matches line breaks too: WireMock compiles every pattern with Java's DOTALL, so `.*foo.*` matches a
-  // multi-line body
-  let flags = 's';
+  let flags = dotAll ? 's' : '';
   const inline = /^\(\?([ims]+)\)/.exec(body);
   if (inline) {
-    flags = [...new Set(inline[1] + 's')].join('');
+    flags = [...new Set(inline[1] + flags)].join('');
     body = body.slice(inline[0].length);
   }
   let regex: RegExp;
@@ -53,7 +54,8 @@ function checkAndCompile(source: string): RegexCheck {
   } catch (error) {
     return { ok: false, message: `invalid regex ${JSON.stringify(source)}: ${(error as Error).message}` };
   }
-  const unsafe = findCatastrophicConstruct(body);
+  // the analysis must see `.` as the regex runs it: with the s flag it also matches line breaks
+  const unsafe = findCatastrophicConstruct(body, flags.includes('s'));
   if (unsafe) return { ok: false, message: `regex ${JSON.stringify(source)} can backtrack catastrophically (${unsafe}); rewrite it without nested or overlapping repetition` };
   return { ok: true, regex };
 }
@@ -184,15 +186,28 @@ function isUnbounded(repetition: Repetition): boolean {
 }
 
 /** Returns a short description of the first catastrophic construct, or null when none is found. */
-export function findCatastrophicConstruct(source: string): string | null {
+export function findCatastrophicConstruct(source: string, dotAll = false): string | null {
   let root: Root;
   try {
     root = ret(source) as Root;
   } catch {
     return null; // V8 accepted it (checked before); ret's dialect is narrower: trust V8's syntax, skip analysis
   }
+  if (dotAll) widenDots(root);
   return scanToken(root);
 }
+
+/** ret reads `.` as "anything but a line break"; with the s flag it is anything (an empty negated set). */
+function widenDots(token: Tok): void {
+  if (token.type === types.SET && token.not && token.set.length === 4 && token.set.every((item) => item.type === types.CHAR && LINE_BREAKS.has(item.value))) {
+    token.set = [];
+    return;
+  }
+  if (token.type === types.ROOT || token.type === types.GROUP) for (const option of optionsOf(token)) option.forEach(widenDots);
+  else if (token.type === types.REPETITION) widenDots(token.value);
+}
+
+const LINE_BREAKS = new Set([0x0a, 0x0d, 0x2028, 0x2029]);
 
 function scanToken(token: Tok): string | null {
   if (token.type === types.ROOT || token.type === types.GROUP) {
