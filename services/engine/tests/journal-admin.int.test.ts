@@ -27,6 +27,12 @@ describe('/__admin/requests', () => {
     expect(limited.requests).toHaveLength(1);
   });
 
+  it('answers a query over the parameter bound with 400 in WireMock\'s error shape', async () => {
+    const res = await call(engine.url, 'GET', `/__admin/requests?${'&'.repeat(1000)}limit=1`);
+    expect(res.status).toBe(400);
+    expect(res.json()).toEqual({ errors: [{ code: 400, title: 'the query has more than 1000 parameters' }] });
+  });
+
   it('filters by since', async () => {
     await seed();
     const future = new Date(Date.now() + 60000).toISOString();

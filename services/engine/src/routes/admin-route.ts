@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response, Router } from 'express';
 import { exceedsJsonNestingDepth, MAX_JSON_NESTING_DEPTH } from '@mockyard/matching';
-import type { ApiRegistry, Logger } from '@mockyard/service-kit';
+import { HttpProblem, type ApiRegistry, type Logger } from '@mockyard/service-kit';
 import { AdminError } from '../domain/admin-error';
 
 export type AdminHandler = (req: Request, res: Response) => Promise<unknown> | unknown;
@@ -76,6 +76,8 @@ export function createAdminErrorHandler(logger: Logger) {
     let error: AdminError;
     if (err instanceof AdminError) error = err;
     else if ((err as { type?: string }).type === 'entity.too.large') error = new AdminError(413, [{ code: 413, title: 'Request body too large' }]);
+    // the service kit's refusals (a query over its parameter bound) in WireMock's shape
+    else if (err instanceof HttpProblem && err.status < 500) error = new AdminError(err.status, [{ code: err.status, title: err.detail }]);
     else {
       logger.error({ err, path: req.path }, 'admin request failed');
       error = new AdminError(500, [{ code: 500, title: 'Unexpected engine error; see the engine log' }]);
