@@ -69,6 +69,11 @@ describe('the hub process (dist/main.js)', () => {
       const registry = await fetch(`${hub.url}/hub/admin/registry/servers`);
       expect(registry.status).toBe(200);
       expect(JSON.stringify(await registry.json())).toContain('"id":"local"');
+      // fan-out lives in Redis: refused at once instead of waiting for it
+      const fanout = await fetch(`${hub.url}/hub/admin/fanout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ all: true, mappings: [{ request: { url: '/x' }, response: { status: 200 } }] }) });
+      expect(fanout.status).toBe(503);
+      expect((await fanout.json()).detail).toContain('Redis, which is not reachable now');
+      expect((await fetch(`${hub.url}/hub/admin/fanout/00000000-0000-4000-8000-000000000000`)).status).toBe(503);
       const ready = await fetch(`${hub.url}/health/ready`);
       expect(ready.status).toBe(503);
       expect((await ready.json()).components.redis.status).toBe('DOWN');

@@ -140,6 +140,11 @@ export class HubQueues {
     await this.health.add(jobDefinitions.probeEngines.name, {}, { removeOnComplete: 20, removeOnFail: 20 });
   }
 
+  /** Whether the hub's Redis connection is up now (commands sent otherwise wait until it is). */
+  get isConnected(): boolean {
+    return this.options.redis.status === 'ready';
+  }
+
   async stop(): Promise<void> {
     await Promise.allSettled(this.workers.map((w) => w.close()));
     await Promise.allSettled([this.health.close(), this.sync.close()]);

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { ProblemSchema, StubMappingSchema } from '@mockyard/contracts';
 import { HttpProblem, parseInput, type ApiRegistry } from '@mockyard/service-kit';
+import type { HubQueues } from '../adapters/hub-queues';
 import type { EngineRef } from '../domain/engine-ref';
 import { parseTargetSelector } from '../domain/target-selector';
 import type { HubContext } from '../hub-context';
@@ -29,8 +30,7 @@ export function fanoutRoutes(hub: HubContext, api: ApiRegistry): Router {
     responses: { 202: { description: 'accepted; poll Location for per-engine results' }, 400: { description: 'invalid input', schema: ProblemSchema }, 404: { description: 'an unknown server id (nothing enqueued)', schema: ProblemSchema } },
   });
   r.post('/fanout', async (req, res) => {
-    const queues = hub.queues;
-    if (!queues) throw HttpProblem.unavailable('fan-out needs Redis, which this hub process was started without');
+    const queues = fanoutQueues(hub);
     const input = parseInput(StartFanoutSchema, req.body, 'body');
     let engines: EngineRef[];
     if (input.all) engines = await hub.registry.listEngines();
@@ -46,9 +46,18 @@ export function fanoutRoutes(hub: HubContext, api: ApiRegistry): Router {
 
   api.add({ method: 'get', path: '/hub/admin/fanout/:id', tags, params: IdParams, summary: 'A fan-out\'s per-engine state (waiting, active, retrying, completed, failed) and results', responses: { 200: { description: 'status' }, 404: { description: 'unknown or expired id', schema: ProblemSchema } } });
   r.get('/fanout/:id', async (req, res) => {
-    const queues = hub.queues;
-    if (!queues) throw HttpProblem.unavailable('fan-out needs Redis, which this hub process was started without');
+    const queues = fanoutQueues(hub);
     res.json(await queues.fanoutStatus(String(req.params.id)));
   });
   return r;
+}
+
+/**
+ * The queues, or 503: fan-out lives in Redis, and while Redis is away its commands would wait (queued by the
+ * client) until it returns, long after the caller gave up.
+ */
+function fanoutQueues(hub: HubContext): HubQueues {
+  if (!hub.queues) throw HttpProblem.unavailable('fan-out needs Redis, which this hub process was started without');
+  if (!hub.queues.isConnected) throw HttpProblem.unavailable('fan-out needs Redis, which is not reachable now; retry when /health/ready says it is UP', 5);
+  return hub.queues;
 }
