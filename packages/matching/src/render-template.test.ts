@@ -18,6 +18,10 @@ describe('numeric path segments, as Handlebars.java reads them (WireMock documen
     ["{{math 1.5 '+' 2}}", '3.5'],
     ['{{#eq "v1.0" "v1.0"}}same{{/eq}}', 'same'],
     ["{{regexExtract 'a.1b' 'a\\.1.'}}", 'a.1b'],
+    // escaped tags and [...] segments stay as they are
+    ['\\{{parts.0}}', '{{parts.0}}'],
+    ['{{#with (parseJson \'{"x.1.y": "dotted"}\')}}{{[x.1.y]}}{{/with}}', 'dotted'],
+    ['{{parts.0abc}}', ''],
   ])('%s', (template, expected) => {
     expect(render(template)).toBe(expected);
   });

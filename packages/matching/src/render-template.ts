@@ -58,18 +58,28 @@ export function compileTemplate(template: string): Handlebars.TemplateDelegate {
   return compiled;
 }
 
-const TAG = /\{\{(?!!)([\s\S]*?)\}\}/g;
-/** A string literal (kept as it is) or a path with at least one `.segment`. */
-const LITERAL_OR_PATH = /("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|([A-Za-z_@$][\w$-]*(?:\.(?:[A-Za-z_$][\w$-]*|\[[^\]]*\]|\d+))+)/g;
+/** A tag that is not escaped (`\\{{`) nor a comment. */
+const TAG = /(?<!\\)\{\{(?!!)([\s\S]*?)\}\}/g;
+/**
+ * A string literal or a `[...]` segment (both kept as they are), or a path with at least one `.segment`; a
+ * numeric segment ends at a character that cannot be in a name.
+ */
+const LITERAL_OR_PATH = /("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\[[^\]]*\])|([A-Za-z_@$][\w$-]*(?:\.(?:[A-Za-z_$][\w$-]*|\[[^\]]*\]|\d+(?![\w$-])))+)/g;
+/** A `[...]` segment (kept as it is) or a numeric `.N` segment. */
+const BRACKETED_OR_NUMERIC = /(\[[^\]]*\])|\.(\d+)(?=\.|$)/g;
 
 /**
  * `{{parts.0}}`, `{{request.pathSegments.1}}`: Handlebars.java (WireMock) reads a numeric path segment as an
  * index, Handlebars.js refuses it as a syntax error; it takes `parts.[0]`, which this rewrites them to, in
- * paths inside tags only (string literals and numbers such as `1.5` stay as they are).
+ * paths inside tags only (string literals, `[...]` segments, escaped `\\{{` and numbers such as `1.5` stay as they are).
  */
 function bracketNumericSegments(template: string): string {
   if (!/\.\d/.test(template)) return template;
-  return template.replace(TAG, (_tag, inner: string) => `{{${inner.replace(LITERAL_OR_PATH, (match, literal?: string) => (literal ? match : match.replace(/\.(\d+)(?=\.|$)/g, '.[$1]')))}}}`);
+  return template.replace(
+    TAG,
+    (_tag, inner: string) =>
+      `{{${inner.replace(LITERAL_OR_PATH, (path: string, kept?: string) => (kept ? path : path.replace(BRACKETED_OR_NUMERIC, (segment: string, bracketed?: string, index?: string) => bracketed ?? `.[${index}]`)))}}}`,
+  );
 }
 
 /** True when the text contains Handlebars syntax at all (lets the engine skip plain bodies). */
