@@ -8,7 +8,7 @@ export type { MatchableRequest, RawRequestInput } from './matchable-request';
 export { toMatchableRequest, parseCookieHeader } from './matchable-request';
 
 export type { ValidationError, StubValidation, RequestPatternValidation } from './validate-stub-mapping';
-export { validateStubMapping, validateRequestPattern, validateContentPattern } from './validate-stub-mapping';
+export { isStubId, validateStubMapping, validateRequestPattern, validateContentPattern } from './validate-stub-mapping';
 export { isSafeBodyFileName } from './validate-response-definition';
 export { exceedsJsonNestingDepth, MAX_JSON_NESTING_DEPTH } from './json-nesting-depth';
 export { PatternError } from './pattern-error';

@@ -22,6 +22,11 @@ const STUB_KEYS = new Set([
 ]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether `value` is a stub id as WireMock takes one (a UUID, any case). */
+export function isStubId(value: string): boolean {
+  return UUID.test(value);
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -42,7 +47,7 @@ export function validateStubMapping(json: unknown): StubValidation {
   const errors: PatternError[] = [];
   for (const key of Object.keys(json)) if (!STUB_KEYS.has(key)) errors.push(new PatternError(key, `unrecognised field '${key}' in a stub mapping`));
   for (const key of ['id', 'uuid']) {
-    if (json[key] !== undefined && (typeof json[key] !== 'string' || !UUID.test(json[key] as string))) errors.push(new PatternError(key, `${key} must be a UUID`));
+    if (json[key] !== undefined && (typeof json[key] !== 'string' || !isStubId(json[key] as string))) errors.push(new PatternError(key, `${key} must be a UUID`));
   }
   if (typeof json.id === 'string' && typeof json.uuid === 'string' && json.id.toLowerCase() !== json.uuid.toLowerCase()) errors.push(new PatternError('uuid', 'id and uuid must be the same when both are given'));
   for (const key of ['name', 'scenarioName', 'requiredScenarioState', 'newScenarioState']) {

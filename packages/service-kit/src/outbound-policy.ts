@@ -66,22 +66,19 @@ export function toForbiddenProblem(err: OutboundDeniedError): HttpProblem {
   return new HttpProblem(403, 'forbidden', err.message, { rule: err.verdict.rule, entry: err.verdict.entry, target: err.target });
 }
 
-/** Why an allow/deny entry is invalid, or undefined when it is a host name, `*.suffix`, IP address or CIDR. */
-export function findInvalidEntry(entries: readonly string[]): string | undefined {
+/**
+ * zod refinement for a config field of allow/deny entries (`configSchemas.csv.superRefine(refineOutboundEntries)`):
+ * the first entry that is not a host name, `*.suffix`, IP address or CIDR, and why.
+ */
+export function refineOutboundEntries(entries: readonly string[], ctx: RefinementCtx): void {
   for (const entry of entries) {
     try {
       parseRule(entry, 'entry');
     } catch (err) {
-      return (err as Error).message.replace(/^entry: /, '');
+      ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^entry: /, '') });
+      return;
     }
   }
-  return undefined;
-}
-
-/** zod refinement for a config field of allow/deny entries: `configSchemas.csv.superRefine(refineOutboundEntries)`. */
-export function refineOutboundEntries(entries: readonly string[], ctx: RefinementCtx): void {
-  const invalid = findInvalidEntry(entries);
-  if (invalid) ctx.addIssue({ code: 'custom', message: invalid });
 }
 
 export function describeVerdict(target: string, v: OutboundVerdict): string {

@@ -1,3 +1,4 @@
+import { isStubId } from '@mockyard/matching';
 import { AdminError } from '../domain/admin-error';
 import type { MockEngine } from '../domain/mock-engine';
 import { addAdminRoute, readInt, readJson, type AdminRouteContext } from './admin-route';
@@ -54,11 +55,9 @@ export function registerMappingRoutes(ctx: AdminRouteContext, engine: MockEngine
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A stub id from the path: stub ids are UUIDs, and WireMock answers anything else 400 (code 10), not 404. */
 function stubIdOf(param: unknown): string {
   const id = String(param);
-  if (!UUID.test(id)) throw AdminError.badRequest(`${id} is not a valid UUID`, 10);
+  if (!isStubId(id)) throw AdminError.badRequest(`${id} is not a valid UUID`, 10);
   return id;
 }
