@@ -2,6 +2,7 @@
 // rounds (warm-up, then every target once per round in rotated order, so a shared machine's drifting load
 // hits all targets alike), medians, spreads and per-round ratios.
 import http from 'node:http';
+import net from 'node:net';
 import autocannon from 'autocannon';
 
 export const median = (xs) => {
@@ -121,4 +122,109 @@ export async function sampleLatency(url, { count = 500, method = 'GET', headers 
     agent.destroy();
   }
   return sample;
+}
+
+/**
+ * Open-loop load at a constant rate (wrk2's model): request i is due at start + i / rate and is sent when due
+ * on a free keep-alive connection of the pool (or waits for one); its latency counts from when it was due, so a
+ * stall shows in the requests queued behind it too (no coordinated omission). autocannon's `overallRate` is not
+ * this: each connection sends its quota for the second back to back at the start of the second and then waits,
+ * so at "half load" the server sees bursts at full speed (measured: at 2,000 req/s every request of a second
+ * arrived within its first 200 ms). The client is raw sockets reading only the status line and Content-Length
+ * (every bench server sends one), because node:http's client alone put 10 ms on the p99 of a bare server at
+ * 2,000 req/s of 100 KiB. GET only; any other status, a response without Content-Length, a connection error or
+ * requests left unanswered `timeoutMs` after the last one was due fail the run.
+ * Returns { rps, p50Ms, p99Ms, maxMs, requests }.
+ */
+export function runPaced(url, { rate, durationS = 8, connections = 32, expectStatus = 200, timeoutMs = 10000 }) {
+  const target = new URL(url);
+  const request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n\r\n`, 'latin1');
+  const intervalMs = 1000 / rate;
+  const total = Math.max(1, Math.round(rate * durationS));
+  const latencies = new Float64Array(total);
+  const waiting = []; // due requests, every connection busy
+  const idle = [];
+  const sockets = new Set();
+  let due = 0;
+  let finished = 0;
+  let ticker;
+  let ended = false;
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    const end = (failure) => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(ticker);
+      clearTimeout(deadline);
+      for (const s of sockets) s.destroy();
+      if (failure) return reject(new Error(`GET ${url} at ${rate} req/s: ${failure}`));
+      const elapsedS = (performance.now() - start) / 1000;
+      const sorted = Array.from(latencies).sort((a, b) => a - b);
+      const at = (p) => sorted[Math.min(total - 1, Math.max(0, Math.ceil((p / 100) * total) - 1))];
+      const ms = (x) => Math.round(x * 100) / 100;
+      resolve({ rps: total / elapsedS, p50Ms: ms(at(50)), p99Ms: ms(at(99)), maxMs: ms(sorted[total - 1]), requests: total });
+    };
+    const deadline = setTimeout(() => end(`${total - finished} requests unanswered ${timeoutMs} ms after the last was due`), durationS * 1000 + timeoutMs);
+    const connect = () => {
+      const socket = net.connect(Number(target.port), target.hostname);
+      socket.setNoDelay(true);
+      sockets.add(socket);
+      let current = -1;
+      let head; // bytes of a response head read so far
+      let remaining = -1; // body bytes still to come; -1 while reading the head
+      const conn = {
+        send(i) {
+          current = i;
+          socket.write(request);
+        },
+      };
+      socket.on('data', (chunk) => {
+        if (current < 0) return end('bytes with no request outstanding');
+        if (remaining < 0) {
+          head = head ? Buffer.concat([head, chunk]) : chunk;
+          const at = head.indexOf('\r\n\r\n');
+          if (at < 0) return head.length > 65536 ? end('response head over 64 KiB') : undefined;
+          const text = head.toString('latin1', 0, at);
+          const status = Number(text.slice(9, 12));
+          if (status !== expectStatus) return end(`status ${status}`);
+          const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(text);
+          if (!length) return end('a response without Content-Length');
+          remaining = Number(length[1]) - (head.length - at - 4);
+          head = undefined;
+        } else {
+          remaining -= chunk.length;
+        }
+        if (remaining < 0) return end('more bytes than the Content-Length');
+        if (remaining > 0) return;
+        latencies[current] = performance.now() - (start + current * intervalMs);
+        remaining = -1;
+        current = -1;
+        if (++finished === total) return end();
+        if (waiting.length) conn.send(waiting.shift());
+        else idle.push(conn);
+      });
+      socket.on('error', (err) => end(err.message));
+      socket.on('close', () => {
+        sockets.delete(socket);
+        if (ended) return;
+        if (current >= 0) return end('the server closed a connection with a request outstanding');
+        idle.splice(idle.indexOf(conn), 1); // closed while idle (keep-alive timeout): open another
+        connect();
+      });
+      idle.push(conn);
+    };
+    for (let c = 0; c < connections; c++) connect();
+    const tick = () => {
+      if (ended) return;
+      const now = Math.min(total, Math.floor((performance.now() - start) / intervalMs) + 1);
+      while (due < now) {
+        const conn = idle.pop();
+        if (conn) conn.send(due);
+        else waiting.push(due);
+        due++;
+      }
+      if (due < total) ticker = setTimeout(tick, 1);
+    };
+    tick();
+  });
 }
