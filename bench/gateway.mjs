@@ -9,7 +9,7 @@
 //   WireMock as proxy      autocannon -> WireMock 3 (the `wiremock` npm package's jar) with a proxyBaseUrl stub
 //   mockttp as proxy       autocannon -> mockttp with a thenForwardTo(upstream) rule
 // for a small body and a 100 KiB body, then the added latency at half of /proxy's maximum rate: p99 of
-// /proxy minus p99 of direct, both driven at the same fixed rate. Ratios are the figures: /proxy vs direct
+// /proxy minus p99 of direct, both driven at the same rate, evenly paced (bench/lib/load.mjs runPaced). Ratios are the figures: /proxy vs direct
 // (target >= 25%), vs plain http-proxy (>= 1.5x), vs WireMock as proxy (>= 2x); p99 added < 5 ms.
 // Writes bench/results/gateway.{json,md}.
 //
@@ -19,7 +19,9 @@
 // BENCH_PEERS=0 (skip WireMock and mockttp), BENCH_WIREMOCK_WARMUP_S (default 10: the JVM's JIT),
 // BENCH_COMPARE_MAIN=<path to another build's services/proxy-gateway/dist/main.js>
 // adds that gateway's /proxy as another target in the same interleaved rounds (A/B of two builds on a
-// shared machine: compare the two /proxy figures of one run, not figures of different runs). The targets
+// shared machine: compare the two /proxy figures of one run, not figures of different runs), its p99 added at
+// half load too; BENCH_COMPARE_NODE_ARGS="--flag …" starts it with those node flags (alone: this build, A/B of
+// node flags). The targets
 // are measured in interleaved rounds and each figure is the
 // median of its rounds, so a burst of load from another process skews one round, not one target.
 import { spawn } from 'node:child_process';
@@ -29,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWireMock } from './engine/targets.mjs';
-import { percentile, sampleLatency } from './lib/load.mjs';
+import { percentile, runPaced, sampleLatency } from './lib/load.mjs';
 import { childPids } from './lib/process.mjs';
 import { checksTable, describeMachine, machineLine, table, writeResults } from './lib/results.mjs';
 
@@ -150,19 +152,21 @@ async function measureAll(targets) {
 
 /**
  * p99 added by the gateway at a fixed rate (half of /proxy's maximum): direct and /proxy driven at the same
- * `overallRate`, in interleaved rounds; the median per-round difference of their p99s.
+ * rate, evenly paced (`runPaced`: one request every 1/rate s, latency from when it was due), in interleaved
+ * rounds; the median per-round difference of their p99s. Not autocannon's `overallRate`, which sends each
+ * second's requests in a burst at full speed at its start.
  */
 async function addedLatencyAt(rate, direct, viaProxy) {
   const p99 = { direct: [], proxy: [], p50Direct: [], p50Proxy: [] };
   for (let round = 0; round < rounds; round++) {
-    const d = await run({ url: direct.url, overallRate: rate });
-    const p = await run({ url: viaProxy.url, overallRate: rate });
-    p99.direct.push(d.latency.p99);
-    p99.proxy.push(p.latency.p99);
-    p99.p50Direct.push(d.latency.p50);
-    p99.p50Proxy.push(p.latency.p50);
+    const d = await runPaced(direct.url, { rate, durationS, connections });
+    const p = await runPaced(viaProxy.url, { rate, durationS, connections });
+    p99.direct.push(d.p99Ms);
+    p99.proxy.push(p.p99Ms);
+    p99.p50Direct.push(d.p50Ms);
+    p99.p50Proxy.push(p.p50Ms);
   }
-  const added = p99.proxy.map((v, i) => v - p99.direct[i]);
+  const added = p99.proxy.map((v, i) => Math.round((v - p99.direct[i]) * 100) / 100);
   return { rate, p99DirectMs: median(p99.direct), p99ProxyMs: median(p99.proxy), p50DirectMs: median(p99.p50Direct), p50ProxyMs: median(p99.p50Proxy), addedP99Ms: median(added), roundsAddedP99Ms: added };
 }
 
@@ -251,11 +255,12 @@ async function main() {
   const single = await startGateway({ REDIS_PREFIX: `${prefix}-1w`, CAPTURE_SPOOL_DIR: join(spoolDir, 'single'), PROXY_WORKERS: '1' });
   const workers = (await (await fetch(`${gateway.url}/health/ready`)).json()).capture.workers?.count ?? 1;
   // relative to where the bench was started (the children run in services/proxy-gateway)
-  const compareMain = process.env.BENCH_COMPARE_MAIN ? resolve(process.env.BENCH_COMPARE_MAIN) : undefined;
+  const compareNodeArgs = (process.env.BENCH_COMPARE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const compareMain = process.env.BENCH_COMPARE_MAIN ? resolve(process.env.BENCH_COMPARE_MAIN) : compareNodeArgs.length ? gatewayMain : undefined;
   let compare;
   if (compareMain) {
     const [port, fwdPort] = [await freePort(), await freePort()];
-    const child = startChild([compareMain], { SERVER_PORT: String(port), SERVICE_PROXY_PORT: String(fwdPort), REDIS_URL: redisUrl, REDIS_PREFIX: `${prefix}-b`, CAPTURE_SPOOL_DIR: join(spoolDir, 'compare'), CAPTURE_STREAM_MAX_LENGTH: '500', LOG_LEVEL: 'WARN' });
+    const child = startChild([...compareNodeArgs, compareMain], { SERVER_PORT: String(port), SERVICE_PROXY_PORT: String(fwdPort), REDIS_URL: redisUrl, REDIS_PREFIX: `${prefix}-b`, CAPTURE_SPOOL_DIR: join(spoolDir, 'compare'), CAPTURE_STREAM_MAX_LENGTH: '500', LOG_LEVEL: 'WARN' });
     compare = { url: `http://127.0.0.1:${port}`, pid: child.pid };
     await waitForHttp(`${compare.url}/health/live`);
   }
@@ -282,7 +287,9 @@ async function main() {
       ...(compare ? { compareProxy: { url: `${compare.url}/proxy?url=${encodeURIComponent(`${upstream}${path}`)}`, pid: compare.pid } } : {}),
     };
     const m = await measureAll(targets);
-    const halfLoad = await addedLatencyAt(Math.max(1, Math.round(m.viaProxy.rps / 2)), targets.direct, targets.viaProxy);
+    const rate = Math.max(1, Math.round(m.viaProxy.rps / 2));
+    const halfLoad = await addedLatencyAt(rate, targets.direct, targets.viaProxy);
+    if (compare) halfLoad.compare = await addedLatencyAt(rate, targets.direct, targets.compareProxy);
     const unloaded = await addedLatencyUnloaded(targets.direct.url, targets.viaProxy.url);
     rows.push({ size, ...m, halfLoad, unloaded });
   }
@@ -312,7 +319,7 @@ async function main() {
     roundsRps: { direct: direct.roundsRps, proxy: viaProxy.roundsRps, proxy1Worker: viaProxy1.roundsRps, forward: forward.roundsRps, plainHttpProxy: plain.roundsRps, wireMockProxy: wm?.roundsRps, mockttpProxy: mt?.roundsRps },
     cpuUsPerRequest: { upstreamDirect: direct.cpuUsPerRequest, gatewayProxy: viaProxy.cpuUsPerRequest, gatewayProxy1Worker: viaProxy1.cpuUsPerRequest, gatewayForward: forward.cpuUsPerRequest, plainHttpProxy: plain.cpuUsPerRequest },
     ...(compareProxy
-      ? { compare: { main: compareMain, proxyRps: compareProxy.rps, roundsRps: compareProxy.roundsRps, cpuUsPerRequest: compareProxy.cpuUsPerRequest, proxyVsCompare: ratio(viaProxy.rps, compareProxy.rps), compareVsDirect: ratio(compareProxy.rps, direct.rps), compareVsPlainHttpProxy: ratio(compareProxy.rps, plain.rps) } }
+      ? { compare: { main: compareMain, nodeArgs: compareNodeArgs, halfLoad: halfLoad.compare, proxyRps: compareProxy.rps, roundsRps: compareProxy.roundsRps, cpuUsPerRequest: compareProxy.cpuUsPerRequest, proxyVsCompare: ratio(viaProxy.rps, compareProxy.rps), compareVsDirect: ratio(compareProxy.rps, direct.rps), compareVsPlainHttpProxy: ratio(compareProxy.rps, plain.rps) } }
       : {}),
   }));
   const checks = report.flatMap((r) => [
@@ -336,7 +343,7 @@ async function main() {
         report.map((r) => [r.size, r.directRps, r.proxyRps, r.proxy1WorkerRps, r.forwardRps, r.plainHttpProxyRps, r.wireMockProxyRps ?? 'n/a', r.mockttpProxyRps ?? 'n/a', pct(r.proxyVsDirect).trim(), pct(r.proxy1WorkerVsDirect).trim(), x(r.proxyVsPlainHttpProxy).trim(), r.proxyVsWireMockProxy === undefined ? 'n/a' : x(r.proxyVsWireMockProxy).trim(), r.proxyVsMockttpProxy === undefined ? 'n/a' : x(r.proxyVsMockttpProxy).trim()]),
       ),
       '',
-      'Latency at half of /proxy\'s maximum rate (fixed rate, same for both; median of rounds):',
+      'Latency at half of /proxy\'s maximum rate (the same rate for both, evenly paced, latency from when each request was due; median of rounds):',
       '',
       table(
         ['body', 'rate req/s', 'direct p50 / p99 ms', '/proxy p50 / p99 ms', 'p99 added ms'],
@@ -353,7 +360,7 @@ async function main() {
       `CPU µs per request (the serving process tree only): ${report.map((r) => `${r.size} ${JSON.stringify(r.cpuUsPerRequest)}`).join('; ')}.`,
       `Capture: published ${c.published}, spooled ${c.spooled}, replayed ${c.replayed}, dropped ${c.dropped}, buffered ${c.buffered}. Failed requests: ${report.map((r) => `${r.size} ${JSON.stringify(r.failedRequests)}`).join('; ')}.`,
       ...notes.map((n) => `Note: ${n}.`),
-      ...report.filter((r) => r.compare).map((r) => `Compare ${r.size} (${r.compare.main}): /proxy rps ${r.compare.proxyRps} ${JSON.stringify(r.compare.roundsRps)}, CPU ${r.compare.cpuUsPerRequest} µs/request, :direct ${pct(r.compare.compareVsDirect)}, :plain ${x(r.compare.compareVsPlainHttpProxy)}; this build / compare = ${x(r.compare.proxyVsCompare)}.`),
+      ...report.filter((r) => r.compare).map((r) => `Compare ${r.size} (${[...r.compare.nodeArgs, r.compare.main].join(' ')}): /proxy rps ${r.compare.proxyRps} ${JSON.stringify(r.compare.roundsRps)}, CPU ${r.compare.cpuUsPerRequest} µs/request, :direct ${pct(r.compare.compareVsDirect)}, :plain ${x(r.compare.compareVsPlainHttpProxy)}, p99 added at half load ${r.compare.halfLoad.addedP99Ms} ms ${JSON.stringify(r.compare.halfLoad.roundsAddedP99Ms)} (this build ${r.halfLoad.addedP99Ms} ms ${JSON.stringify(r.halfLoad.roundsAddedP99Ms)}); this build / compare = ${x(r.compare.proxyVsCompare)}.`),
       '',
       checksTable(checks),
     ].join('\n');
