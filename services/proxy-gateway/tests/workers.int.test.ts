@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,9 +19,9 @@ interface GatewayProcess {
 }
 
 /** The built gateway as its own process (`proxy.workers` = 2), its ports and workers read off its JSON log. */
-async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+async function startGatewayProcess(env: Record<string, string>, nodeFlags: string[] = []): Promise<GatewayProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build first`);
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PROXY_WORKERS: '2', SERVER_PORT: '0', SERVICE_PROXY_PORT: '0', LOG_LEVEL: 'INFO', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, MAIN], { env: { ...process.env, PROXY_WORKERS: '2', SERVER_PORT: '0', SERVICE_PROXY_PORT: '0', LOG_LEVEL: 'INFO', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const gateway: GatewayProcess = { child, port: 0, workers: new Map(), logLines: [], exited };
   let buffered = '';
@@ -52,6 +52,11 @@ async function waitUntil(check: () => boolean | Promise<boolean>, what: string, 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The node flags a process was started with (Linux /proc). */
+function nodeFlagsOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg.startsWith('--'));
 }
 
 function alive(pid: number): boolean {
@@ -126,6 +131,8 @@ describe('proxy-gateway with several worker processes (proxy.workers)', () => {
     await waitUntil(() => gateway!.workers.get(1) !== victim, 'worker 1 restarted');
     const replacement = gateway.workers.get(1)!;
     expect(alive(replacement)).toBe(true);
+    // every worker, the replacement too, runs with V8's single-threaded GC (WORKER_NODE_FLAGS)
+    for (const pid of gateway.workers.values()) expect(nodeFlagsOf(pid)).toContain('--single-threaded-gc');
 
     for (let i = 0; i < 6; i++) {
       const res = await fetch(`http://127.0.0.1:${gateway.port}/proxy?url=${encodeURIComponent(`${upstream.url}/echo`)}`, { headers: { connection: 'close' } });
@@ -149,5 +156,14 @@ describe('proxy-gateway with several worker processes (proxy.workers)', () => {
     } finally {
       taken.close();
     }
+  });
+
+  it("starts its workers with the gateway's own node flags after its defaults, so an operator's --no-single-threaded-gc wins", async () => {
+    gateway = await startGatewayProcess({ REDIS_URL: redis.url, REDIS_PREFIX: `${redis.prefix}:flags`, CAPTURE_SPOOL_DIR: spoolDir }, ['--no-single-threaded-gc', '--max-semi-space-size=8']);
+    await waitUntil(() => gateway!.workers.size === 2, 'two workers listening');
+    // V8 takes the last of two contradicting flags
+    for (const pid of gateway.workers.values()) expect(nodeFlagsOf(pid)).toEqual(['--single-threaded-gc', '--no-single-threaded-gc', '--max-semi-space-size=8']);
+    const res = await fetch(`http://127.0.0.1:${gateway.port}/proxy?url=${encodeURIComponent(`${upstream.url}/echo`)}`, { headers: { connection: 'close' } });
+    expect(res.status).toBe(200);
   });
 });
