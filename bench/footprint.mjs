@@ -2,7 +2,8 @@
 // Scenario 6 — footprint: each service started as a process (built dist, as `npm run stack` runs them), its
 // time from spawn to healthy, its RSS idle, its highest RSS through a sustained load run and its RSS after
 // it; every figure beside a bare node:http server measured the same way in the same run. RSS comes from
-// /proc/<pid>/status (VmRSS, summed over the process and its children: the gateway runs workers), sampled every 250 ms. Target: every service stays under 300 MB throughout,
+// /proc/<pid>/smaps_rollup (a service's processes — the gateway runs workers — with every page counted once; their
+// VmRSS summed is reported beside it), sampled every 250 ms. Target: every service stays under 300 MB throughout,
 // the engine with its request journal on (bounded by ENGINE_JOURNAL_MAX_ENTRIES).
 //
 // The load, all at once for BENCH_DURATION_S: GETs through the gateway (`/proxy?url=` → the engine's stub,
@@ -30,7 +31,7 @@ import path from 'node:path';
 import { startBareServer } from './lib/bare-server.mjs';
 import { createBenchDatabase, createBenchRedisPrefix } from './lib/infra.mjs';
 import { round, runAutocannon } from './lib/load.mjs';
-import { boundRuntime, freePort, readRssMb, sampleRss, sleep, startProcess, waitHealthy } from './lib/process.mjs';
+import { boundRuntime, freePort, readMemory, sampleRss, sleep, startProcess, waitHealthy } from './lib/process.mjs';
 import { checksTable, describeMachine, envNumber, log, machineLine, repoRoot, table, writeResults } from './lib/results.mjs';
 import { TARGET_BODY, TARGET_PATH, buildStubs } from './engine/targets.mjs';
 
@@ -92,7 +93,11 @@ async function main() {
     const res = await fetch(`${engineUrl}/__admin/mappings/import`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mappings: buildStubs(stubCount) }) });
     if (res.status >= 300) throw new Error(`engine import: ${res.status}`);
     await sleep(idleS * 1000);
-    for (const r of rows) r.idleMb = readRssMb(r.proc.pid);
+    for (const r of rows) {
+      const m = readMemory(r.proc.pid);
+      r.idleMb = m?.rss;
+      r.processes = m?.processes;
+    }
 
     log(`sustained load for ${durationS} s`);
     const sampler = sampleRss(rows.map((r) => ({ name: r.name, pid: r.proc.pid })));
@@ -110,6 +115,7 @@ async function main() {
     const settled = after.stop();
     for (const r of rows) {
       r.maxMb = Math.max(during.max[r.name], settled.max[r.name]);
+      r.maxSummedMb = Math.max(during.maxSummed[r.name], settled.maxSummed[r.name]);
       r.afterMb = settled.last[r.name];
     }
     // a service that died under load (e.g. out of memory) would otherwise just stop being sampled
@@ -135,6 +141,8 @@ async function main() {
       startMs: Math.round(r.startMs),
       idleMb: round(r.idleMb, 1),
       maxMb: round(r.maxMb, 1),
+      processes: r.processes,
+      maxSummedMb: round(r.maxSummedMb, 1),
       afterMb: round(r.afterMb, 1),
       maxVsBare: r === bareRow ? 1 : round(r.maxMb / bareRow.maxMb, 1),
       underLimit: r.maxMb < limitMb,
@@ -148,12 +156,12 @@ async function main() {
       '',
       `${report.when} — ${machineLine(machine)} at the end. Command: \`node bench/footprint.mjs\` (BENCH_DURATION_S=${durationS}).`,
       '',
-      `Each service started as a process (built dist), one after the other; start-up = spawn to first healthy answer. Idle RSS ${idleS} s after the last start (engine holding ${stubCount + 2} stubs); max = highest VmRSS sampled every 250 ms through ${durationS} s of load and ${settleS} s after; after = ${settleS} s after the load. Load, all at once: ${connections} connections through the gateway's \`/proxy?url=\` to the engine (captured → Redis → logger → PostgreSQL): ${load.gatewayProxy.rps} req/s; ${connections} connections straight to the engine (journal on, bound ${journalMax}): ${load.engineDirect.rps} req/s; 1 connection of \`GET /hub/admin/mappings\` (${load.hubManagement.rps} req/s) and of \`GET /api/requests\` (${load.loggerReads.rps} req/s); 2 connections to the bare server.`,
+      `Each service started as a process (built dist), one after the other; start-up = spawn to first healthy answer. Idle RSS ${idleS} s after the last start (engine holding ${stubCount + 2} stubs); max = highest RSS sampled every 250 ms through ${durationS} s of load and ${settleS} s after; after = ${settleS} s after the load. RSS of a service that runs as several processes (the gateway's workers) counts each page once: their private pages plus the pages they share with other processes (the node binary, ~45 MB each process maps) once, from /proc/<pid>/smaps_rollup; "max VmRSS summed" adds up each process's own VmRSS, shared pages once per process. Load, all at once: ${connections} connections through the gateway's \`/proxy?url=\` to the engine (captured → Redis → logger → PostgreSQL): ${load.gatewayProxy.rps} req/s; ${connections} connections straight to the engine (journal on, bound ${journalMax}): ${load.engineDirect.rps} req/s; 1 connection of \`GET /hub/admin/mappings\` (${load.hubManagement.rps} req/s) and of \`GET /api/requests\` (${load.loggerReads.rps} req/s); 2 connections to the bare server.`,
       '',
       table(
-        ['service', 'start-up ms', 'idle RSS MB', 'max RSS MB', 'after MB', 'max vs bare', `< ${limitMb} MB`],
-        table1.map((r) => [r.service, r.startMs, r.idleMb, r.maxMb, r.afterMb, r.maxVsBare, r.underLimit ? 'yes' : 'NO']),
-        ['---', '---:', '---:', '---:', '---:', '---:', '---'],
+        ['service', 'start-up ms', 'idle RSS MB', 'max RSS MB', 'after MB', 'max vs bare', `< ${limitMb} MB`, 'processes', 'max VmRSS summed MB'],
+        table1.map((r) => [r.service, r.startMs, r.idleMb, r.maxMb, r.afterMb, r.maxVsBare, r.underLimit ? 'yes' : 'NO', r.processes, r.maxSummedMb]),
+        ['---', '---:', '---:', '---:', '---:', '---:', '---', '---:', '---:'],
       ),
       '',
       checksTable(checks),

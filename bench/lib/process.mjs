@@ -109,21 +109,55 @@ export async function waitHealthy(proc, url, { timeoutMs = 60000, intervalMs = 5
   throw new Error(`${proc.name}: ${url} not healthy within ${timeoutMs} ms (${lastError}):\n${proc.output().slice(-4000)}`);
 }
 
-/** Resident set size of a process in MiB, from /proc/<pid>/status (VmRSS); undefined when unavailable. */
-export function readRssMb(pid) {
-  const own = ownRssMb(pid);
-  if (own === undefined) return undefined;
-  // A service that runs as several processes (the gateway's cluster workers) counts them all.
-  return childPids(pid).reduce((sum, child) => sum + (readRssMb(child) ?? 0), own);
+/**
+ * Resident memory of a service in MiB, the process at `pid` and its descendants (the gateway's cluster
+ * workers): `rss` counts every page once — the processes' private pages summed plus the largest share any of
+ * them maps together with other processes (the node binary and its libraries, ~45 MB, which every process of
+ * the service maps), so for one process it is its VmRSS; `summed` adds up each process's VmRSS, counting those
+ * shared pages once per process. From /proc/<pid>/smaps_rollup (`summed` from /proc/<pid>/status when that is
+ * unreadable, and then `rss` too); undefined when the process is gone.
+ */
+export function readMemory(pid) {
+  const pids = [pid, ...descendants(pid)];
+  let summed = 0;
+  let privateKb = 0;
+  let sharedKb = 0;
+  let rollups = true;
+  let found = false;
+  for (const p of pids) {
+    const status = readProc(p, 'status');
+    const vmRss = status && /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    if (!vmRss) continue;
+    found = true;
+    summed += Number(vmRss[1]);
+    const rollup = readProc(p, 'smaps_rollup');
+    if (!rollup) {
+      rollups = false;
+      continue;
+    }
+    const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(rollup)?.[1] ?? 0);
+    privateKb += kb('Private_Clean') + kb('Private_Dirty');
+    sharedKb = Math.max(sharedKb, kb('Shared_Clean') + kb('Shared_Dirty'));
+  }
+  if (!found) return undefined;
+  return { rss: (rollups ? privateKb + sharedKb : summed) / 1024, summed: summed / 1024, processes: pids.length };
 }
 
-function ownRssMb(pid) {
+/** `readMemory(pid).rss`: the service's resident memory in MiB, shared pages counted once. */
+export function readRssMb(pid) {
+  return readMemory(pid)?.rss;
+}
+
+function readProc(pid, file) {
   try {
-    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : undefined;
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
   } catch {
     return undefined;
   }
+}
+
+function descendants(pid) {
+  return childPids(pid).flatMap((child) => [child, ...descendants(child)]);
 }
 
 /** Pids of a process's direct children (from /proc; empty elsewhere). */
@@ -135,16 +169,21 @@ export function childPids(pid) {
   }
 }
 
-/** Samples the RSS of each `{name, pid}` every `intervalMs` until `stop()`; returns the max per name. */
+/**
+ * Samples the memory of each `{name, pid}` every `intervalMs` until `stop()`; returns per name the max and
+ * the last `rss` (shared pages once, see readMemory) and the max `summed` VmRSS.
+ */
 export function sampleRss(procs, intervalMs = 250) {
   const max = Object.fromEntries(procs.map((p) => [p.name, 0]));
+  const maxSummed = Object.fromEntries(procs.map((p) => [p.name, 0]));
   const last = {};
   const take = () => {
     for (const p of procs) {
-      const mb = readRssMb(p.pid);
-      if (mb !== undefined) {
-        max[p.name] = Math.max(max[p.name], mb);
-        last[p.name] = mb;
+      const m = readMemory(p.pid);
+      if (m !== undefined) {
+        max[p.name] = Math.max(max[p.name], m.rss);
+        maxSummed[p.name] = Math.max(maxSummed[p.name], m.summed);
+        last[p.name] = m.rss;
       }
     }
   };
@@ -154,7 +193,7 @@ export function sampleRss(procs, intervalMs = 250) {
     stop: () => {
       clearInterval(timer);
       take();
-      return { max, last };
+      return { max, maxSummed, last };
     },
   };
 }
