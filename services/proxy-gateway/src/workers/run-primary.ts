@@ -5,13 +5,17 @@ import { sumCounters } from './sum-counters';
 import { isWorkerMessage, WORKER_INDEX_ENV, type WorkerMessage } from './worker-messages';
 
 /**
- * V8 flags every worker starts with. `--single-threaded-gc`: the workers are already one per CPU, so V8's
- * helper threads for parallel scavenges and concurrent marking (four per process) only compete with the other
- * workers for the same cores, and a scavenge whose helpers are descheduled stalls the main thread with them.
- * Measured (BENCHMARKS.md, "GC threads"): at half load the p99 the gateway adds fell from 15–21 to 6–8 ms
- * for 100 KiB bodies and from 8.6 to 3.5 ms for small ones, with the same or less CPU per request.
+ * V8 flags every worker starts with (BENCHMARKS.md, "GC flags of the gateway's workers", has the measurements).
+ * `--single-threaded-gc`: the workers are already one per CPU, so V8's helper threads for parallel scavenges and
+ * concurrent marking (four per process) only competed with the other workers for the same cores, and a
+ * scavenge whose helpers were descheduled stalled its main thread with them. `--initial-old-space-size=128`:
+ * V8 sizes the old generation's limit from the ~20 MB of live objects (~45 MB) and counts the off-heap Buffer
+ * memory not yet collected against it, which at 100 KiB bodies swings by 25–50 MB between young collections,
+ * so a worker ran several major collections a second; a 128 MB floor leaves room for the swing. Both come
+ * before the node flags the gateway itself was started with, which therefore win (`--no-single-threaded-gc`,
+ * `--initial-old-space-size=0` restore V8's defaults).
  */
-export const WORKER_NODE_FLAGS = ['--single-threaded-gc'];
+export const WORKER_NODE_FLAGS = ['--single-threaded-gc', '--initial-old-space-size=128'];
 
 export interface PrimaryOptions {
   workers: number;
