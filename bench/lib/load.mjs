@@ -208,7 +208,8 @@ export function runPaced(url, { rate, durationS = 8, connections = 32, expectSta
         sockets.delete(socket);
         if (ended) return;
         if (current >= 0) return end('the server closed a connection with a request outstanding');
-        idle.splice(idle.indexOf(conn), 1); // closed while idle (keep-alive timeout): open another
+        const at = idle.indexOf(conn); // closed while idle (the server's keep-alive timeout): open another
+        if (at >= 0) idle.splice(at, 1);
         connect();
       });
       idle.push(conn);
