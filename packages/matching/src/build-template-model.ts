@@ -1,7 +1,7 @@
 import { ListOrSingle } from './list-or-single';
 import type { MatchableRequest } from './matchable-request';
 import { parseMultipart } from './parse-multipart';
-import { parseQueryString } from './parsed-request';
+import { decodePercent, parseQueryString } from './parsed-request';
 
 /** WireMock's request model for response templates (`request.*`) plus `parameters.*`. */
 export interface RequestModel {
@@ -90,8 +90,8 @@ export function buildTemplateModel(request: MatchableRequest, options: TemplateM
   // As WireMock 3: `request.path` and its segments are URL-decoded, except for a stub with a path template,
   // whose parameters and path stay as sent (/c/a%20b gives a%20b for {id}, and /c/a%20b for the path).
   const isTemplated = options.pathParameters !== undefined;
-  const path = isTemplated ? rawPath : decodeUrlPart(rawPath);
-  const segments = isTemplated ? rawSegments : rawSegments.map(decodeUrlPart);
+  const path = isTemplated ? rawPath : decodePercent(rawPath);
+  const segments = isTemplated ? rawSegments : rawSegments.map(decodePercent);
   const defaultPort = request.scheme === 'https' ? 443 : 80;
   const baseUrl = options.baseUrl ?? `${request.scheme}://${request.host}${request.port === defaultPort ? '' : `:${request.port}`}`;
   const model: TemplateModel = {
@@ -152,14 +152,4 @@ function defineLazy<T extends object, K extends keyof T>(target: T, key: K, comp
       return cached;
     },
   });
-}
-
-/** decodeURIComponent, or the text as it is when it is not valid percent-encoding. */
-function decodeUrlPart(text: string): string {
-  if (!text.includes('%')) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

@@ -14,13 +14,18 @@ export interface ParsedRequest {
 
 const cache = new WeakMap<MatchableRequest, ParsedRequest>();
 
+/** A query or form component: `+` as space, then percent-decoded (as WireMock does). */
 export function decodeComponent(value: string): string {
-  const spaced = value.includes('+') ? value.replace(/\+/g, ' ') : value;
-  if (!spaced.includes('%')) return spaced;
+  return decodePercent(value.includes('+') ? value.replace(/\+/g, ' ') : value);
+}
+
+/** decodeURIComponent, or the text as it is when it is not valid percent-encoding (`+` stays `+`: paths). */
+export function decodePercent(text: string): string {
+  if (!text.includes('%')) return text;
   try {
-    return decodeURIComponent(spaced);
+    return decodeURIComponent(text);
   } catch {
-    return spaced;
+    return text;
   }
 }
 
