@@ -159,10 +159,9 @@ export function runPaced(url, { rate, durationS = 8, connections = 32, expectSta
       for (const s of sockets) s.destroy();
       if (failure) return reject(new Error(`GET ${url} at ${rate} req/s: ${failure}`));
       const elapsedS = (performance.now() - start) / 1000;
-      const sorted = Array.from(latencies).sort((a, b) => a - b);
-      const at = (p) => sorted[Math.min(total - 1, Math.max(0, Math.ceil((p / 100) * total) - 1))];
+      const sample = Array.from(latencies);
       const ms = (x) => Math.round(x * 100) / 100;
-      resolve({ rps: total / elapsedS, p50Ms: ms(at(50)), p99Ms: ms(at(99)), maxMs: ms(sorted[total - 1]), requests: total });
+      resolve({ rps: total / elapsedS, p50Ms: ms(percentile(sample, 50)), p99Ms: ms(percentile(sample, 99)), maxMs: ms(sample.reduce((a, b) => Math.max(a, b), 0)), requests: total });
     };
     const deadline = setTimeout(() => end(`${total - finished} requests unanswered ${timeoutMs} ms after the last was due`), durationS * 1000 + timeoutMs);
     const connect = () => {
