@@ -154,10 +154,12 @@ async function measureAll(targets) {
  * p99 added by the gateway at a fixed rate (half of /proxy's maximum): direct and /proxy driven at the same
  * rate, evenly paced (`runPaced`: one request every 1/rate s, latency from when it was due), in interleaved
  * rounds; the median per-round difference of their p99s. Not autocannon's `overallRate`, which sends each
- * second's requests in a burst at full speed at its start.
+ * second's requests in a burst at full speed at its start. A warm-up round of each (2 s, not counted) first: the
+ * rounds before were at saturation, and the first paced round after them carried the gateway's capture backlog.
  */
 async function addedLatencyAt(rate, direct, viaProxy) {
   const p99 = { direct: [], proxy: [], p50Direct: [], p50Proxy: [] };
+  for (const target of [direct, viaProxy]) await runPaced(target.url, { rate, durationS: Math.min(2, durationS), connections });
   for (let round = 0; round < rounds; round++) {
     const d = await runPaced(direct.url, { rate, durationS, connections });
     const p = await runPaced(viaProxy.url, { rate, durationS, connections });
