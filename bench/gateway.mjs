@@ -374,8 +374,9 @@ async function main() {
 function ratio(a, b) {
   return b > 0 ? Math.round((a / b) * 1000) / 1000 : 0;
 }
+/** One decimal: a ratio of 0.247 against a 25% target must not print as "25%". */
 function pct(r) {
-  return `${Math.round(r * 100)}%`.padStart(4);
+  return `${(r * 100).toFixed(1)}%`.padStart(6);
 }
 function x(r) {
   return `${r.toFixed(2)}x`.padStart(5);
