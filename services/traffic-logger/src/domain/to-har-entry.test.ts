@@ -54,6 +54,18 @@ describe('toHarEntry', () => {
     });
   });
 
+  it.each([
+    ['api.example.test:443', 'api.example.test', 443, 'https://api.example.test/'],
+    ['api.example.test:8443', 'api.example.test', 8443, 'https://api.example.test:8443/'],
+    ['[::1]:9443', '::1', 9443, 'https://[::1]:9443/'],
+  ])('gives a CONNECT tunnel to %s an absolute URL and keeps its target and byte counts', (target, host, port, url) => {
+    const tunnel: StoredExchange = { ...base, source: 'tunnel', method: 'CONNECT', url: target, scheme: 'tcp', host, port, path: '', requestHeaders: {}, requestBody: null, status: 200, statusMessage: 'Connection Established', responseHeaders: {}, responseBody: null, tunnelBytesUp: 517, tunnelBytesDown: 4096 };
+    const entry = toHarEntry(tunnel);
+    expect(entry.request).toMatchObject({ method: 'CONNECT', url, queryString: [] });
+    expect(entry._tunnel).toEqual({ target, bytesUp: 517, bytesDown: 4096 });
+    expect(toHarEntry(base)._tunnel).toBeUndefined();
+  });
+
   it('maps an exchange without response to status 0 with the error', () => {
     const entry = toHarEntry({ ...base, status: null, statusMessage: null, responseHeaders: null, responseBody: null, error: 'timeout' });
     expect(entry.response).toMatchObject({ status: 0, statusText: '', headers: [], content: { size: 0, mimeType: 'x-unknown' }, bodySize: -1, _error: 'timeout' });

@@ -39,6 +39,8 @@ export interface HarEntry {
   _id: string;
   _seq: number;
   _source: string;
+  /** A CONNECT tunnel: the target as the client named it and the bytes relayed each way (never decrypted). */
+  _tunnel?: { target: string; bytesUp: number | null; bytesDown: number | null };
 }
 
 export const HAR_CREATOR = { name: 'Mockyard traffic-logger', version: '0.1.0' };
@@ -53,7 +55,7 @@ export function toHarEntry(x: StoredExchange): HarEntry {
     time,
     request: {
       method: x.method,
-      url: x.url,
+      url: x.source === 'tunnel' ? tunnelUrl(x) : x.url,
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: toHarHeaders(x.requestHeaders),
@@ -80,7 +82,23 @@ export function toHarEntry(x: StoredExchange): HarEntry {
     _id: x.id,
     _seq: x.seq,
     _source: x.source,
+    ...(x.source === 'tunnel' ? { _tunnel: { target: x.url, bytesUp: x.tunnelBytesUp, bytesDown: x.tunnelBytesDown } } : {}),
   };
+}
+
+/**
+ * HAR wants an absolute URL; a tunnel's target is an authority (`host:port`), which parses as a URL whose scheme
+ * is the host. HTTP clients open CONNECT tunnels for https (plain http goes through a proxy in absolute form),
+ * so the entry names `https://host:port/` (the WHATWG serialisation: no port for 443) and keeps the target as the
+ * client sent it in `_tunnel`.
+ */
+function tunnelUrl(x: StoredExchange): string {
+  const host = x.host.includes(':') && !x.host.startsWith('[') ? `[${x.host}]` : x.host;
+  try {
+    return new URL(`https://${host}${x.port === null ? '' : `:${x.port}`}/`).href;
+  } catch {
+    return x.url;
+  }
 }
 
 export function toHarHeaders(headers: Headers): HarNameValue[] {
