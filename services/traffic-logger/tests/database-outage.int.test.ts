@@ -27,7 +27,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-it('acks and dead-letters nothing while the database is unreachable, and stores everything once it is back', async () => {
+it('acks and dead-letters nothing while the database is unreachable (the read API answers 503), and stores everything once it is back', async () => {
   const keys = redisKeys(testRedis.prefix);
   const pending = async () => Number(((await redis.xpending(keys.trafficStream, keys.trafficConsumerGroup)) as [number])[0]);
   logger = await startLogger(database, testRedis);
@@ -43,6 +43,12 @@ it('acks and dead-letters nothing while the database is unreachable, and stores 
   const ready = await fetch(`${logger.url}/health/ready`);
   expect(ready.status).toBe(503);
   expect((await ready.json()).components.database.status).toBe('DOWN');
+  // the read API says so too: a 503 a client can retry, not a 500
+  const read = await fetch(`${logger.url}/api/requests`);
+  expect(read.status).toBe(503);
+  expect(read.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(read.headers.get('retry-after')).toBe('5');
+  expect((await read.json()).detail).toMatch(/unavailable \((.*not currently accepting connections|57P01|Connection terminated.*)\)/);
   expect(await redis.xlen(keys.trafficDeadLetter)).toBe(0);
 
   await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS true`);
