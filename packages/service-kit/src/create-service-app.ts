@@ -188,7 +188,7 @@ export function toHttpProblem(err: unknown): HttpProblem {
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) return new HttpProblem(status, 'validation', e.message ?? 'Bad request');
   const unreachable = unavailableReason(err);
-  if (unreachable) return HttpProblem.unavailable(`A service this one stores its data in is unavailable (${unreachable}); retry later`, 5);
+  if (unreachable) return HttpProblem.unavailable(`A service this one depends on is unavailable (${unreachable}); retry later`, 5);
   return new HttpProblem(500, 'internal', 'An unexpected error occurred; see the service log for the request id');
 }
 
