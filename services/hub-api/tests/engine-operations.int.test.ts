@@ -81,6 +81,18 @@ describeWithEngines(`stubs, journal, proxy and recording on the active engine (g
     expect((await call(hub.url, 'GET', '/hub/admin/mappings')).body.meta.total).toBe(0);
   });
 
+  it('counts what an import did: stubs IGNOREd for an id the engine has, and stubs deleteAllNotInImport removed', async () => {
+    const [a, b, c] = ['00000000-0000-4000-8000-00000000001a', '00000000-0000-4000-8000-00000000001b', '00000000-0000-4000-8000-00000000001c'];
+    expect((await call(hub.url, 'POST', '/hub/admin/mappings/import', { body: { mappings: [{ id: a, ...stub('/a') }, { id: b, ...stub('/b') }] } })).body).toMatchObject({ imported: 2, ignored: 0, removed: 0 });
+    const ignoring = await call(hub.url, 'POST', '/hub/admin/mappings/import', { body: { mappings: [{ id: a, ...stub('/a', 'changed') }, { id: c, ...stub('/c') }, stub('/no-id')], importOptions: { duplicatePolicy: 'IGNORE' } } });
+    expect(ignoring.body).toMatchObject({ imported: 2, ignored: 1, removed: 0 });
+    expect((await call(hub.url, 'GET', `/hub/admin/mappings/${a}`)).body.response.jsonBody).toEqual({ path: '/a' });
+    const replacing = await call(hub.url, 'POST', '/hub/admin/mappings/import', { body: { mappings: [{ id: c, ...stub('/c') }], importOptions: { deleteAllNotInImport: true } } });
+    expect(replacing.body).toMatchObject({ imported: 1, ignored: 0, removed: 3 });
+    expect((await call(hub.url, 'GET', '/hub/admin/mappings')).body.meta.total).toBe(1);
+    await call(hub.url, 'DELETE', '/hub/admin/mappings');
+  });
+
   it('shows the request journal, unmatched requests and their near misses, and clears the journal', async () => {
     await call(hub.url, 'POST', '/hub/admin/mappings', { body: stub('/orders') });
     await (await fetch(`${engine.url}/orders`)).text();

@@ -53,9 +53,23 @@ export class EngineOperations {
     await this.admin.call(engine, { method: 'DELETE', path: '/mappings' });
   }
 
-  async importStubs(engine: EngineRef, input: ImportStubs): Promise<{ imported: number }> {
-    await this.admin.call(engine, { method: 'POST', path: '/mappings/import', body: input });
-    return { imported: input.mappings.length };
+  /**
+   * WireMock's import answers 200 with no body, so what it did is counted here: with `duplicatePolicy: IGNORE`
+   * a stub whose id the engine already has is not imported, and `deleteAllNotInImport` removes the engine's
+   * other stubs; for those two the engine's stub ids are read first (one listing more). Stubs without an id
+   * always get a new one. Import options go with both fields set (WireMock's defaults for the missing one):
+   * WireMock 3.13 answers options without `deleteAllNotInImport` with a 500 (a NullPointerException).
+   */
+  async importStubs(engine: EngineRef, input: ImportStubs): Promise<{ imported: number; ignored: number; removed: number }> {
+    const options = input.importOptions ?? {};
+    const before = options.duplicatePolicy === 'IGNORE' || options.deleteAllNotInImport ? new Set((await this.listStubs(engine)).mappings.map((s) => s.id ?? s.uuid)) : undefined;
+    const body = input.importOptions ? { ...input, importOptions: { duplicatePolicy: options.duplicatePolicy ?? 'OVERWRITE', deleteAllNotInImport: options.deleteAllNotInImport ?? false } } : input;
+    await this.admin.call(engine, { method: 'POST', path: '/mappings/import', body });
+    if (!before) return { imported: input.mappings.length, ignored: 0, removed: 0 };
+    const importedIds = new Set(input.mappings.map((m) => m.id ?? m.uuid).filter((id) => id !== undefined));
+    const ignored = options.duplicatePolicy === 'IGNORE' ? [...importedIds].filter((id) => before.has(id)).length : 0;
+    const removed = options.deleteAllNotInImport ? [...before].filter((id) => id !== undefined && !importedIds.has(id)).length : 0;
+    return { imported: input.mappings.length - ignored, ignored, removed };
   }
 
   // ---- request journal
