@@ -137,8 +137,8 @@ const PRIMING = -2;
  * (every bench server sends one), because node:http's client alone put 10 ms on the p99 of a bare server at
  * 2,000 req/s of 100 KiB. Steady state, as wrk2 measures it after its calibration: every connection is opened
  * and carries one request (not counted) before the schedule starts, so the figure is not the first 100 ms of
- * connection set-up — through a cluster (the primary hands each accepted connection to a worker) and a cold
- * upstream pool that put 25–50 ms on the first requests of every round. GET only; any other status, a response
+ * connection set-up, which through a proxy (a cluster's primary handing each accepted connection to a worker, the
+ * proxy's upstream connections) put 25–50 ms on the first requests of every round. GET only; any other status, a response
  * without Content-Length, a connection error or requests left unanswered `timeoutMs` after the last one was due
  * fail the run.
  * Returns { rps, p50Ms, p99Ms, maxMs, requests }.
