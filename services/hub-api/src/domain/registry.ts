@@ -4,7 +4,7 @@ import type { EngineRef } from './engine-ref';
 import { ConflictError, InvalidInputError, NotFoundError } from './hub-errors';
 import { normalizeEngineUrl } from './normalize-engine-url';
 import type { ProbeRecord, ServerRecord, ServerRepo } from './server-repo';
-import { isServerId, parseTargetSelector, type TargetSelector } from './target-selector';
+import { isUuid, parseTargetSelector, type TargetSelector } from './target-selector';
 
 export const ACTIVE_ENGINE_SETTING = 'active-engine';
 export const LOCAL_HEALTH_SETTING = 'engine.local.health';
@@ -156,7 +156,7 @@ export class Registry {
   }
 
   private async findRecord(id: string): Promise<ServerRecord> {
-    if (!isServerId(id)) throw new InvalidInputError(`server id "${id.slice(0, 80)}" is malformed: expected "local" or a UUID`);
+    if (!isUuid(id)) throw new InvalidInputError(`server id "${id.slice(0, 80)}" is malformed: expected "local" or a UUID`);
     const record = await this.repo.find(id.toLowerCase());
     if (!record) throw new NotFoundError(`no registered server with id ${id}`);
     return record;

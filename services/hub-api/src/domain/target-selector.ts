@@ -7,7 +7,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type TargetSelector = { kind: 'active' } | { kind: 'local' } | { kind: 'server'; id: string };
 
-export function isServerId(value: string): boolean {
+/** A UUID in any case: what registered servers' ids and (as WireMock takes them) stub ids are. */
+export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
@@ -21,6 +22,6 @@ export function parseTargetSelector(value: string | undefined | null, source = T
   const v = value.trim();
   if (v === '') throw new InvalidInputError(`${source} is empty: give "local" or a registered server id (UUID), or leave it out to use the active engine`);
   if (v.toLowerCase() === LOCAL_SERVER_ID) return { kind: 'local' };
-  if (isServerId(v)) return { kind: 'server', id: v.toLowerCase() };
+  if (isUuid(v)) return { kind: 'server', id: v.toLowerCase() };
   throw new InvalidInputError(`${source} "${v.slice(0, 80)}" is malformed: give "local" or a registered server id (UUID)`);
 }

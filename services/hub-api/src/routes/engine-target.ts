@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { EngineRef } from '../domain/engine-ref';
 import { InvalidInputError } from '../domain/hub-errors';
-import { parseTargetSelector, TARGET_HEADER } from '../domain/target-selector';
+import { isUuid, parseTargetSelector, TARGET_HEADER } from '../domain/target-selector';
 import type { HubContext } from '../hub-context';
 
 /** OpenAPI description of the targeting header every engine-facing route accepts. */
@@ -15,10 +15,8 @@ export function engineFor(hub: HubContext, req: Request): Promise<EngineRef> {
   return hub.registry.resolve(parseTargetSelector(req.header(TARGET_HEADER)));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function requireStubId(id: string): string {
-  if (!UUID.test(id)) throw new InvalidInputError(`stub id "${id.slice(0, 80)}" is not a UUID`);
+  if (!isUuid(id)) throw new InvalidInputError(`stub id "${id.slice(0, 80)}" is not a UUID`);
   return id;
 }
 
