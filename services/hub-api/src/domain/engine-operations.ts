@@ -56,13 +56,14 @@ export class EngineOperations {
   /**
    * WireMock's import answers 200 with no body, so what it did is counted here: with `duplicatePolicy: IGNORE`
    * a stub whose id the engine already has is not imported, and `deleteAllNotInImport` removes the engine's
-   * other stubs; for those two the engine's stub ids are read first (one listing more). Stubs without an id
-   * always get a new one. Import options go with both fields set (WireMock's defaults for the missing one):
-   * WireMock 3.13 answers options without `deleteAllNotInImport` with a 500 (a NullPointerException).
+   * other stubs; for those two the engine's stub ids are read first (one listing more, unless the caller has just
+   * listed them: `listed`). Stubs without an id always get a new one. Import options go with both fields set
+   * (WireMock's defaults for the missing one): WireMock 3.13 answers options without `deleteAllNotInImport` with a
+   * 500 (a NullPointerException).
    */
-  async importStubs(engine: EngineRef, input: ImportStubs): Promise<{ imported: number; ignored: number; removed: number }> {
+  async importStubs(engine: EngineRef, input: ImportStubs, listed?: readonly Pick<StubMapping, 'id' | 'uuid'>[]): Promise<{ imported: number; ignored: number; removed: number }> {
     const options = input.importOptions ?? {};
-    const before = options.duplicatePolicy === 'IGNORE' || options.deleteAllNotInImport ? new Set((await this.listStubs(engine)).mappings.map((s) => s.id ?? s.uuid)) : undefined;
+    const before = options.duplicatePolicy === 'IGNORE' || options.deleteAllNotInImport ? new Set((listed ?? (await this.listStubs(engine)).mappings).map((s) => s.id ?? s.uuid)) : undefined;
     const body = input.importOptions ? { ...input, importOptions: { duplicatePolicy: options.duplicatePolicy ?? 'OVERWRITE', deleteAllNotInImport: options.deleteAllNotInImport ?? false } } : input;
     await this.admin.call(engine, { method: 'POST', path: '/mappings/import', body });
     if (!before) return { imported: input.mappings.length, ignored: 0, removed: 0 };

@@ -14,11 +14,13 @@ import type { PushStubsJob } from './job-definitions';
 export async function pushStubs(deps: { registry: Registry; operations: EngineOperations }, job: PushStubsJob): Promise<{ engineId: string; imported: number; mode: string }> {
   try {
     const engine = await deps.registry.resolve(parseTargetSelector(job.engineId, 'engineId'));
-    const keep = job.mode === 'replace' ? findProxyStubs((await deps.operations.listStubs(engine)).mappings) : [];
-    const { imported } = await deps.operations.importStubs(engine, {
-      mappings: [...job.mappings, ...keep],
-      importOptions: { duplicatePolicy: 'OVERWRITE', deleteAllNotInImport: job.mode === 'replace' },
-    });
+    const listed = job.mode === 'replace' ? (await deps.operations.listStubs(engine)).mappings : undefined;
+    const keep = listed ? findProxyStubs(listed) : [];
+    const { imported } = await deps.operations.importStubs(
+      engine,
+      { mappings: [...job.mappings, ...keep], importOptions: { duplicatePolicy: 'OVERWRITE', deleteAllNotInImport: job.mode === 'replace' } },
+      listed, // the engine's stubs, listed just now: no second listing to count what the import removed
+    );
     return { engineId: engine.id, imported: imported - keep.length, mode: job.mode };
   } catch (err) {
     if (err instanceof EngineRejectedError || err instanceof NotFoundError || err instanceof InvalidInputError) throw new UnrecoverableError(err.message);
