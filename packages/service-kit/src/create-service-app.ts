@@ -198,7 +198,7 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
  * PostgreSQL's admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections (and class 08, connection
  * exception, below); Prisma's "can't reach", "timed out", "server closed the connection", "no pool connection in time".
  */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', 'P1001', 'P1002', 'P1017', 'P2024']);
+const UNAVAILABLE_DB_CODES = new Set(['57P01', '57P02', '57P03', '53300', 'P1001', 'P1002', 'P1017', 'P2024']);
 /** node-postgres's own, without a code: a connection cut mid-query, or none to be had within its connect timeout. */
 const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect)|is not currently accepting connections/;
 
@@ -210,7 +210,7 @@ export function unavailableReason(err: unknown): string | undefined {
   const e = err as { code?: unknown; message?: unknown; errors?: unknown } | null | undefined;
   if (!e || typeof e !== 'object') return undefined;
   const code = typeof e.code === 'string' ? e.code : undefined;
-  if (code && (UNREACHABLE_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return code;
+  if (code && (UNREACHABLE_CODES.has(code) || UNAVAILABLE_DB_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return code;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return e.message;
   if (Array.isArray(e.errors)) return e.errors.map(unavailableReason).find((r) => r !== undefined);
   return undefined;
