@@ -209,17 +209,18 @@ export class Registry {
       },
       active,
       true,
+      probe?.firstCheckedAt ?? null,
     );
   }
 
-  private describe(r: ServerRecord, active: boolean, local = false): ManagedServer {
+  private describe(r: ServerRecord, active: boolean, local = false, firstKnown = r.createdAt): ManagedServer {
     return {
       id: r.id,
       name: r.name,
       url: r.url,
       active,
       local,
-      health: this.currentHealth(r),
+      health: this.currentHealth(r, firstKnown),
       lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
       lastCheckedAt: r.lastCheckedAt?.toISOString() ?? null,
       stubCount: r.stubCount,
@@ -229,10 +230,14 @@ export class Registry {
     };
   }
 
-  /** An engine whose last good probe is older than offline-after-ms reads OFFLINE even if probing stopped. */
-  private currentHealth(r: ServerRecord): EngineHealth {
-    if (r.health !== 'UP' || !r.lastSeenAt) return r.health;
-    return this.now().getTime() - r.lastSeenAt.getTime() > this.options.offlineAfterMs ? 'OFFLINE' : 'UP';
+  /**
+   * UP or DOWN as last probed, but OFFLINE once its last sign of life (else since it was first known) is older
+   * than offline-after-ms, even if probing stopped: stored health ages as the probes would have aged it.
+   */
+  private currentHealth(r: ServerRecord, firstKnown: Date | null): EngineHealth {
+    const since = r.health === 'UP' ? r.lastSeenAt : r.health === 'DOWN' ? (r.lastSeenAt ?? firstKnown) : null;
+    if (!since) return r.health;
+    return this.now().getTime() - since.getTime() >= this.options.offlineAfterMs ? 'OFFLINE' : r.health;
   }
 }
 
