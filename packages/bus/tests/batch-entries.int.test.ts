@@ -134,4 +134,44 @@ describe('traffic stream entries carrying batches (publisher -> Redis -> consume
     expect(await findStoredEventIds(redis, trafficStream, [id(199), id(102), id(3), id(9999)], 25)).toEqual(new Set([id(199), id(102)]));
     expect(await findStoredEventIds(redis, trafficStream, [id(3), id(150)])).toEqual(new Set([id(3), id(150)]));
   });
+
+  it('gathers steady traffic for lingerMs between sends instead of sending what arrived during each round trip', async () => {
+    const keys = redisKeys(testRedis.prefix);
+    const connection = await connect(testRedis.url);
+    const publisher = new TrafficPublisher({ redis: connection, prefix: testRedis.prefix, spool: new Spool({ dir, maxBytes: 1 << 20 }), logger: silent, batchSize: 1000, lingerMs: 100 });
+    publisher.start();
+    // ten events a millisecond for about 600 ms: a loop sending again after every reply makes an entry of the
+    // events of each round trip (about one a millisecond); lingering makes one entry per 100 ms or so
+    let n = 0;
+    const started = Date.now();
+    while (Date.now() - started < 600) {
+      for (let i = 0; i < 10; i++) publisher.publish(event(n++));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await publisher.flush();
+    await publisher.stop();
+    connection.disconnect();
+    expect(publisher.counters()).toMatchObject({ published: n, spooled: 0, dropped: 0 });
+    const entries = await redis.xrange(keys.trafficStream, '-', '+');
+    expect(entries.flatMap(([, fields]) => fields.filter((_, i) => i % 2 === 1))).toHaveLength(n);
+    expect(entries.length).toBeGreaterThanOrEqual(3);
+    expect(entries.length).toBeLessThanOrEqual(12);
+  });
+
+  it('sends a full batch at once, without waiting for the linger timer', async () => {
+    const keys = redisKeys(testRedis.prefix);
+    const connection = await connect(testRedis.url);
+    const publisher = new TrafficPublisher({ redis: connection, prefix: testRedis.prefix, spool: new Spool({ dir, maxBytes: 1 << 20 }), logger: silent, batchSize: 20, lingerMs: 60_000 });
+    publisher.start();
+    publisher.publish(event(0)); // starts the 60 s linger
+    await new Promise((r) => setTimeout(r, 20));
+    for (let i = 1; i < 45; i++) publisher.publish(event(i)); // two full batches and 5 more
+    await waitFor(async () => (await redis.xlen(keys.trafficStream)) === 2, 'two full batches in the stream');
+    const entries = await redis.xrange(keys.trafficStream, '-', '+');
+    expect(entries.map(([, fields]) => fields.length / 2)).toEqual([20, 20]);
+    await publisher.stop(); // the last 5, still lingering, go out on stop
+    connection.disconnect();
+    expect(await redis.xlen(keys.trafficStream)).toBe(3);
+    expect(publisher.counters()).toMatchObject({ published: 45, spooled: 0 });
+  });
 });
