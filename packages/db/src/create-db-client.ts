@@ -61,6 +61,13 @@ export async function createDbClient(source: DatasourceRef, options: DbOptions =
     query: async (sql, params) => (await pool.query(sql, params)).rows,
     transaction: async (fn) => {
       const client = await pool.connect();
+      // A checked-out client has no listener of the pool's: the server ending the connection between two
+      // statements (shutdown, pg_terminate_backend) would be an unhandled 'error' event, a crash.
+      let lost: Error | undefined;
+      const onLost = (err: Error) => {
+        lost ??= err; // the server's notice comes first, then the driver's "terminated unexpectedly"
+      };
+      client.on('error', onLost);
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
@@ -68,12 +75,16 @@ export async function createDbClient(source: DatasourceRef, options: DbOptions =
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch((rollbackErr: Error) => {
-          broken = rollbackErr; // the connection is unusable: do not hand it back to the pool
-        });
-        throw err;
+        if (!lost) {
+          await client.query('ROLLBACK').catch((rollbackErr: Error) => {
+            broken = rollbackErr; // the connection is unusable: do not hand it back to the pool
+          });
+        }
+        // The server's own reason, not the driver's "not queryable" that follows it.
+        throw lost ?? err;
       } finally {
-        client.release(broken);
+        client.removeListener('error', onLost);
+        client.release(lost ?? broken);
       }
     },
     ping: async () => {
