@@ -45,7 +45,7 @@ export const datasourceField = {
   schema: datasourceSchema,
   default: 'postgresql://postgres@127.0.0.1:5432/mockyard',
   secret: true,
-  doc: 'jdbc:postgresql://host:port/db?user=…&password=…, postgresql://…, or jdbc:h2:mem:… / memory:// for the embedded database',
+  doc: 'jdbc:postgresql://host:port/db?user=…&password=…, postgresql://…, or jdbc:h2:mem:… / memory:// for the embedded database; connect_timeout=<s> (JDBC connectTimeout) bounds connecting and waiting for a pooled connection, default 10, 0 for none (past it: 503)',
 } satisfies ConfigField;
 
 export const redisField = {

@@ -33,6 +33,10 @@ function convertJdbcUrl(jdbc: string): string {
   // JDBC's ssl=true is libpq's sslmode=require.
   if (url.searchParams.get('ssl') === 'true' && !url.searchParams.has('sslmode')) url.searchParams.set('sslmode', 'require');
   url.searchParams.delete('ssl');
+  // pgjdbc's connectTimeout (seconds) is libpq's connect_timeout.
+  const connectTimeout = url.searchParams.get('connectTimeout');
+  if (connectTimeout !== null && !url.searchParams.has('connect_timeout')) url.searchParams.set('connect_timeout', connectTimeout);
+  url.searchParams.delete('connectTimeout');
   const out = url.toString();
   assertParsable(out);
   return out;
@@ -46,4 +50,8 @@ function assertParsable(url: string) {
     throw new Error('is not a parsable URL; expected postgresql://user:password@host:port/database');
   }
   if (!parsed.hostname) throw new Error('has no host; expected postgresql://user:password@host:port/database');
+  const connectTimeout = parsed.searchParams.get('connect_timeout');
+  if (connectTimeout !== null && !/^\s*-?\d+\s*$/.test(connectTimeout)) {
+    throw new Error(`has connect_timeout=${connectTimeout}; expected a whole number of seconds (0 for none)`);
+  }
 }

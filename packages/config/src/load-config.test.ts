@@ -50,6 +50,14 @@ describe('loadConfig precedence (default < properties file < environment)', () =
     expect(loadConfig(fields, { env: {}, propertiesPath: path }).datasource).toEqual({ kind: 'postgres', url: 'postgresql://file@h/db' });
   });
 
+  it('carries the connect timeout: pgjdbc\'s connectTimeout becomes libpq\'s connect_timeout, which must be whole seconds', () => {
+    const load = (url: string) => loadConfig(fields, { env: { SPRING_DATASOURCE_URL: url }, cwd: tmpdir() }).datasource;
+    expect(load('jdbc:postgresql://h/db?user=u&connectTimeout=3')).toEqual({ kind: 'postgres', url: 'postgresql://u@h/db?connect_timeout=3' });
+    expect(load('postgresql://h/db?connect_timeout=0')).toEqual({ kind: 'postgres', url: 'postgresql://h/db?connect_timeout=0' });
+    expect(() => load('postgresql://h/db?connect_timeout=5s')).toThrow(/spring\.datasource\.url.*connect_timeout=5s.*whole number of seconds/);
+    expect(() => load('jdbc:postgresql://h/db?connectTimeout=1.5')).toThrow(/connect_timeout=1\.5/);
+  });
+
   it.each(['jdbc:h2:mem:testdb', 'jdbc:h2:mem:testdb;DB_CLOSE_DELAY=-1', 'memory://', 'memory://x'])('selects the embedded database for %s', (url) => {
     expect(loadConfig(fields, { env: { SPRING_DATASOURCE_URL: url }, cwd: tmpdir() }).datasource.kind).toBe('memory');
   });

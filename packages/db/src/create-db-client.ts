@@ -36,18 +36,38 @@ export interface DbOptions {
   migrate?: boolean;
 }
 
+/** pgjdbc's default `connectTimeout`; libpq has none, which leaves a blackholed server's callers waiting. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
 /**
- * One Prisma client over PostgreSQL (pg driver adapter) or, for an in-memory datasource, over an
- * embedded PGlite instance with the same schema: same client, same SQL migrations, no server.
+ * The bound on opening a connection and on waiting for a free one in the pool, from the URL's libpq
+ * parameter `connect_timeout` (whole seconds; zero or negative for none and under 2 read as 2, as in
+ * libpq), else 10 s. Past it the caller gets "Connection terminated due to connection timeout" /
+ * "timeout exceeded when trying to connect", which the services answer as 503: a database that drops
+ * packets instead of refusing them is unavailable too, not a hang.
  */
+export function connectTimeoutMs(url: string): number {
+  const raw = new URL(url).searchParams.get('connect_timeout');
+  if (raw === null) return DEFAULT_CONNECT_TIMEOUT_MS;
+  if (!/^\s*-?\d+\s*$/.test(raw)) throw new Error(`connect_timeout must be a whole number of seconds (0 for none), got '${raw}'`);
+  const seconds = Number(raw);
+  return seconds <= 0 ? 0 : Math.max(2, seconds) * 1000;
+}
+
 export async function createDbClient(source: DatasourceRef, options: DbOptions = {}): Promise<DbHandle> {
   if (source.kind === 'memory') return createEmbedded();
   // One pool shared by Prisma's adapter and the driver transactions, so both count against one bound.
-  const pool = new pg.Pool({ connectionString: source.url, max: options.maxConnections ?? 10 });
+  const pool = new pg.Pool({
+    connectionString: source.url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: connectTimeoutMs(source.url),
+    // an open connection to a host that vanished is found out by TCP keep-alive, not never
+    keepAlive: true,
+  });
   pool.on('error', () => undefined); // an idle client's connection dropped: the pool replaces it
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   if (options.migrate) {
-    const client = new pg.Client({ connectionString: source.url });
+    const client = new pg.Client({ connectionString: source.url, connectionTimeoutMillis: connectTimeoutMs(source.url) });
     await client.connect();
     try {
       await migrate(client);

@@ -1,8 +1,11 @@
+import net from 'node:net';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { redisKeys } from '@mockyard/contracts';
 import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@mockyard/testkit';
 import { countRows, makeEvent, publish, startLogger, waitFor, type RunningLogger } from './logger-fixture';
+
+jest.setTimeout(30000);
 
 let database: TestDatabase;
 let testRedis: TestRedis;
@@ -55,4 +58,27 @@ it('acks and dead-letters nothing while the database is unreachable (the read AP
   await waitFor(async () => (await pending()) === 0, 'the pending batch stored and acked after the database came back', 30000);
   expect(await countRows(logger.db)).toBe(4);
   expect(await redis.xlen(keys.trafficDeadLetter)).toBe(0);
+});
+
+it('answers 503 instead of hanging when the database drops packets (connect_timeout bounds the wait)', async () => {
+  // a server that accepts the connection and never answers, as a blackholed database host
+  const sockets = new Set<net.Socket>();
+  const silent = net.createServer((socket) => {
+    sockets.add(socket.resume());
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const blackholed = await startLogger(database, testRedis, {
+    DATABASE_URL: `postgresql://postgres@127.0.0.1:${(silent.address() as net.AddressInfo).port}/x?connect_timeout=2`,
+  });
+  try {
+    const read = await fetch(`${blackholed.url}/api/requests`, { signal: AbortSignal.timeout(15000) });
+    expect(read.status).toBe(503);
+    expect(read.headers.get('retry-after')).toBe('5');
+    expect((await read.json()).detail).toMatch(/unavailable \(Connection terminated due to connection timeout\)/);
+  } finally {
+    await blackholed.close(500);
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  }
 });
