@@ -76,6 +76,80 @@ describe('TrafficPublisher without Redis', () => {
     expect(warnings).toEqual([[{ events: 3, bytes: expect.any(Number), spooledSoFar: 3 }, 'traffic buffer over its bound; events moved to the spool']]);
     await publisher.stop();
   });
+
+  // (Redis unreachable, as above: the events end in the spool, where their order and count can be read.)
+  describe('TrafficPublisher.publishLater (events built in batches)', () => {
+    const spooledUrls = (spool: Spool) => spool.readLines(100).map((l) => (JSON.parse(l.line) as TrafficEvent).url);
+
+    it('builds the events when the drain runs, all together, in the order they were handed over with publish', async () => {
+      const spool = new Spool({ dir, maxBytes: 1024 * 1024 });
+      const publisher = new TrafficPublisher({ redis, prefix: 't', spool, logger: silent, lingerMs: 50 });
+      publisher.start();
+      const built: number[] = [];
+      const later = (n: number) => () => {
+        built.push(n);
+        return { event: event(n) };
+      };
+      publisher.publishLater(later(0));
+      publisher.publishLater(later(1));
+      expect(built).toEqual([]);
+      expect(publisher.counters().buffered).toBe(2);
+      publisher.publish(event(2)); // goes after the two handed over before it
+      expect(built).toEqual([0, 1]);
+      publisher.publishLater(later(3));
+      publisher.publishLater(later(4));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(built).toEqual([0, 1]); // still lingering
+      await publisher.flush();
+      expect(built).toEqual([0, 1, 3, 4]);
+      expect(spooledUrls(spool)).toEqual([0, 1, 2, 3, 4].map((n) => `http://t.test/${n}`));
+      await publisher.stop();
+    });
+
+    it('builds a full batch at once, so what waits unbuilt stays bounded', () => {
+      const publisher = new TrafficPublisher({ redis, prefix: 't', spool: new Spool({ dir, maxBytes: 1024 * 1024 }), logger: silent, batchSize: 3, lingerMs: 60_000 });
+      let built = 0;
+      const later = (n: number) => () => {
+        built += 1;
+        return { event: event(n) };
+      };
+      publisher.publishLater(later(0));
+      publisher.publishLater(later(1));
+      expect(built).toBe(0);
+      publisher.publishLater(later(2));
+      expect(built).toBe(3);
+      expect(publisher.counters().buffered).toBe(3);
+    });
+
+    it('counts and logs an event whose build throws, and loses no other', async () => {
+      const spool = new Spool({ dir, maxBytes: 1024 * 1024 });
+      const errors: unknown[][] = [];
+      const publisher = new TrafficPublisher({ redis, prefix: 't', spool, logger: { ...silent, error: (...args: unknown[]) => errors.push(args) } });
+      publisher.start();
+      publisher.publishLater(() => ({ event: event(0) }));
+      publisher.publishLater(() => {
+        throw new Error('broken exchange');
+      });
+      publisher.publishLater(() => ({ event: event(2) }));
+      await publisher.flush();
+      expect(publisher.counters()).toMatchObject({ spooled: 2, dropped: 1, buffered: 0 });
+      expect(spooledUrls(spool)).toEqual(['http://t.test/0', 'http://t.test/2']);
+      expect(errors).toEqual([[{ err: expect.objectContaining({ message: 'broken exchange' }) }, 'traffic event not built; dropped']]);
+      await publisher.stop();
+    });
+
+    it('spools what is handed over after stop() at once', async () => {
+      const publisher = new TrafficPublisher({ redis, prefix: 't', spool: new Spool({ dir, maxBytes: 1024 * 1024 }), logger: silent });
+      publisher.start();
+      await publisher.stop();
+      publisher.publishLater(() => ({ event: event(9) }));
+      expect(publisher.counters()).toMatchObject({ spooled: 1, buffered: 0 });
+      const reopened = new Spool({ dir, maxBytes: 1024 * 1024 });
+      reopened.open();
+      expect(spooledUrls(reopened)).toEqual(['http://t.test/9']);
+      reopened.close();
+    });
+  });
 });
 
 describe('TrafficPublisher after stop', () => {

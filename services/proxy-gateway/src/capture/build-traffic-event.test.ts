@@ -1,6 +1,6 @@
 import { TrafficEventSchema } from '@mockyard/contracts';
 import { BodyRecorder } from './body-recorder';
-import { buildTrafficEvent } from './build-traffic-event';
+import { buildTrafficEvent, captureBody } from './build-traffic-event';
 
 function recorded(body: string, maxBytes = 1024): BodyRecorder {
   const r = new BodyRecorder(maxBytes);
@@ -25,8 +25,8 @@ describe('buildTrafficEvent', () => {
       requestId: 'r-1',
       clientAddress: '127.0.0.1',
       requestHeaders: { 'content-type': 'application/json', authorization: 'Bearer x' },
-      requestBody: recorded('{"a":1}'),
-      response: { status: 201, statusMessage: 'Created', headers: { 'set-cookie': ['s=1'], 'content-type': 'text/plain' }, body: recorded('ok') },
+      requestBody: captureBody(recorded('{"a":1}'), { 'content-type': 'application/json' }),
+      response: { status: 201, statusMessage: 'Created', headers: { 'set-cookie': ['s=1'], 'content-type': 'text/plain' }, body: captureBody(recorded('ok'), {}) },
     });
     expect(TrafficEventSchema.parse(event)).toEqual(event);
     expect(event).toMatchObject({
@@ -38,10 +38,17 @@ describe('buildTrafficEvent', () => {
   });
 
   it('records an error and no response when the target never answered', () => {
-    const event = buildTrafficEvent({ ...base, requestHeaders: {}, requestBody: new BodyRecorder(10), error: 'Target refused' });
+    const event = buildTrafficEvent({ ...base, requestHeaders: {}, requestBody: captureBody(new BodyRecorder(10), {}), error: 'Target refused' });
     expect(TrafficEventSchema.parse(event)).toEqual(event);
     expect(event.response).toBeUndefined();
     expect(event.request.body).toBeUndefined();
     expect(event.error).toBe('Target refused');
+  });
+
+  it('types a captured body by the content type and encoding of its own message', () => {
+    expect(captureBody(recorded('{"a":1}'), { 'content-type': 'application/json' })).toMatchObject({ encoding: 'utf8', contentType: 'application/json' });
+    expect(captureBody(recorded('{"a":1}'), { 'content-type': 'image/png' })).toMatchObject({ encoding: 'base64', contentType: 'image/png' });
+    expect(captureBody(recorded('{"a":1}'), { 'content-type': 'application/json', 'content-encoding': 'gzip' })).toMatchObject({ encoding: 'base64' });
+    expect(captureBody(undefined, {})).toBeUndefined();
   });
 });

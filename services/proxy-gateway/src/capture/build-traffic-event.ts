@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { TrafficEvent, TrafficSource } from '@mockyard/contracts';
+import type { CapturedBody, TrafficEvent, TrafficSource } from '@mockyard/contracts';
 import type { BodyRecorder } from './body-recorder';
 import { redactHeaders } from './redact-headers';
 
@@ -13,18 +13,26 @@ export interface ExchangeRecord {
   method: string;
   url: string;
   requestHeaders: IncomingHttpHeaders;
-  requestBody?: BodyRecorder;
-  response?: { status: number; statusMessage?: string; headers: IncomingHttpHeaders; body?: BodyRecorder };
+  /** From captureBody. */
+  requestBody?: CapturedBody;
+  response?: { status: number; statusMessage?: string; headers: IncomingHttpHeaders; body?: CapturedBody };
   error?: string;
   redactHeaders: ReadonlySet<string>;
 }
 
 /**
- * The traffic event of one finished exchange, headers redacted and bodies captured within the cap. A large
- * text body is empty in it: its bytes are on the recorder (`detachedBytes`), for the publisher.
+ * What a recorder captured of a body, typed by the message's headers (text as text, else base64). A large
+ * text body is empty in it: its bytes are on the recorder (`detachedBytes`), for the publisher. The
+ * recorder's chunks are views of the socket's reads: a large body is captured when the exchange ends, not
+ * later when its event is built (see forwardExchange).
  */
+export function captureBody(recorder: BodyRecorder | undefined, headers: IncomingHttpHeaders): CapturedBody | undefined {
+  return recorder?.toCapturedBody(single(headers['content-type']), single(headers['content-encoding']));
+}
+
+/** The traffic event of one finished exchange, headers redacted. */
 export function buildTrafficEvent(record: ExchangeRecord): TrafficEvent {
-  const requestBody = record.requestBody?.toCapturedBody(single(record.requestHeaders['content-type']), single(record.requestHeaders['content-encoding']));
+  const requestBody = record.requestBody;
   const response = record.response;
   return {
     id: record.id,
@@ -45,7 +53,7 @@ export function buildTrafficEvent(record: ExchangeRecord): TrafficEvent {
 }
 
 function buildResponse(response: NonNullable<ExchangeRecord['response']>, redacted: ReadonlySet<string>): NonNullable<TrafficEvent['response']> {
-  const body = response.body?.toCapturedBody(single(response.headers['content-type']), single(response.headers['content-encoding']));
+  const body = response.body;
   return {
     status: response.status,
     ...(response.statusMessage ? { statusMessage: response.statusMessage } : {}),

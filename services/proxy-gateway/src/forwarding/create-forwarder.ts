@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import type { TrafficPublisher } from '@mockyard/bus';
+import type { DeferredTrafficEvent, TrafficPublisher } from '@mockyard/bus';
 import { OutboundPolicy, type Logger, type OutboundPolicySettings } from '@mockyard/service-kit';
 import type { ForwarderOptions } from './forward-exchange';
 
@@ -41,6 +41,7 @@ export function createForwarder(settings: ForwarderSettings, publisher: TrafficP
           maxBodyBytes: settings.maxBodyBytes,
           redactHeaders: new Set(settings.redactHeaders.map((h) => h.toLowerCase())),
           publish: (...args: Parameters<TrafficPublisher['publish']>) => publisher.publish(...args),
+          publishLater: (build: DeferredTrafficEvent) => publisher.publishLater(build),
         }
       : undefined;
   return {

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { randomUUID } from 'node:crypto';
-import type { DetachedBodies } from '@mockyard/bus';
+import { DETACHED_BODY_MIN_BYTES, type DeferredTrafficEvent, type DetachedBodies } from '@mockyard/bus';
 import type { TrafficEvent, TrafficSource } from '@mockyard/contracts';
 import type { HttpProblem, Logger, OutboundPolicy } from '@mockyard/service-kit';
 import { BodyRecorder } from '../capture/body-recorder';
-import { buildTrafficEvent } from '../capture/build-traffic-event';
+import { buildTrafficEvent, captureBody } from '../capture/build-traffic-event';
 import { buildUpstreamHeaders, filterRawHeaders, toRawHeaders, type ForwardedFor } from './forwarding-headers';
 import { toLogSafeUrl } from './log-safe-url';
 import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
@@ -16,6 +16,8 @@ export interface CaptureSettings {
   redactHeaders: ReadonlySet<string>;
   /** `detached`: large text bodies kept as bytes (their `data` in the event is empty), see DetachedBodies. */
   publish(event: TrafficEvent, detached?: DetachedBodies): void;
+  /** The same, the event built later in a batch with others (TrafficPublisher.publishLater). */
+  publishLater(build: DeferredTrafficEvent): void;
 }
 
 export interface ForwarderOptions {
@@ -199,9 +201,16 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
     ctx.sendProblem(problem);
   }
 
+  /**
+   * Hands the exchange as it ended to the publisher, which builds its event later, in a batch with others
+   * (publishLater). Bodies from DETACHED_BODY_MIN_BYTES on are captured now, the event built with them: the
+   * recorders hold views of the socket's reads, which are not to be held while the event waits.
+   */
   function publishEvent(settings: CaptureSettings): void {
-    try {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const response = upstreamResponse;
+    const failure = error;
+    const build = () => {
       const event = buildTrafficEvent({
         id: randomUUID(),
         startedAt,
@@ -210,17 +219,31 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
         requestId: ctx.requestId,
         clientAddress: ctx.clientAddress,
         method: req.method ?? 'GET',
-        url: target.toString(),
+        url: target.href,
         requestHeaders: req.headers,
-        requestBody,
-        response: upstreamResponse ? { ...upstreamResponse, body: responseBody } : undefined,
-        error,
+        requestBody: captureBody(requestBody, req.headers),
+        response: response && { ...response, body: captureBody(responseBody, response.headers) },
+        error: failure,
         redactHeaders: settings.redactHeaders,
       });
-      settings.publish(event, { request: requestBody?.detachedBytes, response: responseBody?.detachedBytes });
-    } catch (err) {
-      options.logger.error({ err }, 'traffic event not published');
+      return { event, detached: { request: requestBody?.detachedBytes, response: responseBody?.detachedBytes } };
+    };
+    if ((requestBody?.size ?? 0) < DETACHED_BODY_MIN_BYTES && (responseBody?.size ?? 0) < DETACHED_BODY_MIN_BYTES) {
+      settings.publishLater(build);
+      return;
     }
+    // Built now; one that fails goes the way of a deferred build that fails: logged and counted as dropped by
+    // the publisher.
+    let builtNow: DeferredTrafficEvent;
+    try {
+      const built = build();
+      builtNow = () => built;
+    } catch (err) {
+      builtNow = () => {
+        throw err;
+      };
+    }
+    settings.publishLater(builtNow);
   }
 }
 
