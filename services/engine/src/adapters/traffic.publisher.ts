@@ -38,7 +38,8 @@ export async function createTrafficPublisher(options: {
   publisher.start();
   return {
     publish(event: ServeEvent) {
-      publisher.publish(toTrafficEvent(event, options.engineId));
+      // built in the publisher's next batch (the serve event is final once its listeners run)
+      publisher.publishLater(() => ({ event: toTrafficEvent(event, options.engineId) }));
     },
     counters: () => publisher.counters(),
     async close() {
