@@ -113,8 +113,11 @@ export class HubQueues {
     const record = FanoutRecordSchema.parse(JSON.parse(raw));
     const results = await Promise.all(
       record.engines.map(async (engine) => {
-        const job = await this.sync.getJob(pushStubsJobId(id, engine.id));
-        const bullState = job ? await job.getState() : 'unknown';
+        const jobId = pushStubsJobId(id, engine.id);
+        // The state first: a job seen completed or failed is final, so its data read after are final too. The
+        // other way round, the last attempt could fail between the two reads: "failed" with one attempt too few.
+        const bullState = await this.sync.getJobState(jobId);
+        const job = await this.sync.getJob(jobId);
         const state: EngineJobState =
           bullState === 'completed' ? 'completed' : bullState === 'failed' ? 'failed' : bullState === 'active' ? 'active' : job && job.attemptsMade > 0 ? 'retrying' : 'waiting';
         return {
