@@ -49,8 +49,22 @@ afterAll(async () => {
 const sendThroughProxy = (path: string, init?: RequestInit) => fetch(`${stack.gatewayUrl}/proxy?url=${encodeURIComponent(`${upstreamUrl}${path}`)}`, init);
 const screenshot = (name: string) => page.screenshot({ path: join(shotsDir, `${name}.png`) });
 
+/** A test whose failure says what the page showed and what the services logged (for failures seen only in CI). */
+const step = (name: string, run: () => Promise<void>) =>
+  it(name, async () => {
+    try {
+      await run();
+    } catch (error) {
+      const shown = await page.locator('body').innerText({ timeout: 2_000 }).catch(() => '(the page could not be read)');
+      if (error instanceof Error) {
+        error.message += `\n\n--- the page showed ---\n${shown.slice(0, 3_000)}\n--- the stack logged (the last 6,000 characters) ---\n${stack.output().slice(-6_000)}`;
+      }
+      throw error;
+    }
+  });
+
 describe('the dashboard in a browser, against the real stack', () => {
-  it('shows traffic sent through /proxy live in the monitor, and its detail shows both bodies', async () => {
+  step('shows traffic sent through /proxy live in the monitor, and its detail shows both bodies', async () => {
     await page.goto(`${stack.gatewayUrl}/`);
     await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
     const response = await sendThroughProxy('/browser/orders?x=1', {
@@ -79,7 +93,55 @@ describe('the dashboard in a browser, against the real stack', () => {
     expect(draft).toContain('"hello-from-upstream"');
   });
 
-  it('keeps a filter from the page URL across a reload and applies it to the list', async () => {
+  step('loads the history by itself once the read API answers again', async () => {
+    let asked = 0;
+    const historyRequests = (url: URL) => url.pathname === '/api/requests';
+    await page.route(historyRequests, async (route) => {
+      asked += 1;
+      if (asked > 1) return route.continue();
+      return route.fulfill({
+        status: 503, contentType: 'application/problem+json', headers: { 'retry-after': '5' },
+        body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the database is unavailable (test)' }),
+      });
+    });
+    try {
+      await page.goto(`${stack.gatewayUrl}/?url=%2Fbrowser%2Forders`);
+      const failed = page.getByRole('alert').filter({ hasText: 'Could not load traffic history: the service is down or unreachable.' });
+      await failed.waitFor();
+      // no click on Retry: the monitor tries again by itself
+      await page.locator('.list-row', { hasText: '/browser/orders' }).first().waitFor({ timeout: 15_000 });
+      await expect(failed.count()).resolves.toBe(0);
+      expect(asked).toBe(2);
+    } finally {
+      await page.unroute(historyRequests);
+    }
+  });
+
+  step('keeps what the live feed delivered on top when the history arrives after it', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const historyRequests = (url: URL) => url.pathname === '/api/requests';
+    await page.route(historyRequests, async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${stack.gatewayUrl}/?url=%2Fbrowser%2F`);
+      await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+      await sendThroughProxy('/browser/while-history-loads');
+      await page.locator('.list-row', { hasText: '/browser/while-history-loads' }).waitFor({ timeout: 15_000 });
+      release();
+      await page.locator('.list-row', { hasText: '/browser/orders' }).first().waitFor();
+      const paths = await page.locator('.list-row .col-url').allTextContents();
+      expect(paths[0]).toContain('/browser/while-history-loads');
+      expect(paths.filter((path) => path.includes('/browser/while-history-loads'))).toHaveLength(1);
+    } finally {
+      release();
+      await page.unroute(historyRequests);
+    }
+  });
+
+  step('keeps a filter from the page URL across a reload and applies it to the list', async () => {
     await sendThroughProxy('/browser/other');
     await page.goto(`${stack.gatewayUrl}/?method=POST&url=%2Fbrowser%2Forders`);
     const check = async () => {
@@ -109,7 +171,7 @@ describe('the dashboard in a browser, against the real stack', () => {
     expect(new URL(page.url()).searchParams.get('id')).toBeNull();
   });
 
-  it('pauses the live list without losing what arrives meanwhile, and clears the view', async () => {
+  step('pauses the live list without losing what arrives meanwhile, and clears the view', async () => {
     await page.goto(`${stack.gatewayUrl}/?url=%2Fpaused`);
     await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: '❚❚ Pause' }).click();
@@ -126,7 +188,7 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.locator('.list-row', { hasText: '/paused/three' }).waitFor({ timeout: 15_000 });
   });
 
-  it('creates a stub in the JSON editor that answers on the engine port and shows in the list', async () => {
+  step('creates a stub in the JSON editor that answers on the engine port and shows in the list', async () => {
     await page.goto(`${stack.gatewayUrl}/stubs`);
     await page.getByRole('button', { name: 'New stub' }).click();
     const editor = page.locator('.cm-content');
@@ -157,7 +219,7 @@ describe('the dashboard in a browser, against the real stack', () => {
     await screenshot('stub-editor');
   });
 
-  it('shows the stubs of the engine made active in the registry', async () => {
+  step('shows the stubs of the engine made active in the registry', async () => {
     const second = await startExtraEngine();
     extraEngines.push(second);
     const created = await fetch(`${second.url}/__admin/mappings`, {
@@ -225,7 +287,7 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.locator('.stub-item', { hasText: '/browser-hello' }).waitFor();
   });
 
-  it('lists an unmatched request with a way to create the stub that would have matched', async () => {
+  step('lists an unmatched request with a way to create the stub that would have matched', async () => {
     expect((await fetch(`${stack.engineUrl}/browser-hellp`)).status).toBe(404);
     await page.goto(`${stack.gatewayUrl}/unmatched`);
     const item = page.getByRole('article', { name: 'GET /browser-hellp' });
@@ -236,7 +298,7 @@ describe('the dashboard in a browser, against the real stack', () => {
     await expect(page.locator('.cm-content').textContent()).resolves.toContain('/browser-hellp');
   });
 
-  it('records traffic through the engine into stubs, and shows the proxy settings and the dark theme', async () => {
+  step('records traffic through the engine into stubs, and shows the proxy settings and the dark theme', async () => {
     await page.goto(`${stack.gatewayUrl}/engine-proxy`);
     await page.getByText('State:').waitFor();
     await page.getByLabel('Target URL').fill(upstreamUrl);

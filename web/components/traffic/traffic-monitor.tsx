@@ -14,6 +14,8 @@ import { ExchangeDetail } from './exchange-detail';
 import { FilterBar } from './filter-bar';
 
 const ROW_HEIGHT = 26;
+/** How long after a failed first history load the monitor tries again by itself (as the live feed reconnects). */
+const HISTORY_RETRY_MS = 3_000;
 
 /** The live traffic monitor: history from the read API, then the live feed on top, newest first. */
 export function TrafficMonitor() {
@@ -38,15 +40,23 @@ export function TrafficMonitor() {
     replaceSearch(pathname, query);
   }, [pathname]);
 
-  const loadHistoryPage = useCallback(async (page: number, isFirst: boolean) => {
+  /**
+   * Loads one page of history below what is shown; resolves to the error when it failed (also shown). Below is
+   * right for the first page too: the feed delivers only rows stored after it subscribed, so a history row it
+   * did not deliver is older than every row it did.
+   */
+  const loadHistoryPage = useCallback(async (page: number): Promise<Error | undefined> => {
     setHistory((h) => ({ ...h, isLoading: true, error: undefined }));
     try {
       const result = await trafficClient.fetchHistory(filters, page);
       const older = result.rows.filter((row) => matchesFilters(row, filters));
-      setRows((current) => (isFirst ? mergeNewRows(current, [...older].reverse(), seenRef.current) : appendOlderRows(current, older, seenRef.current)));
+      setRows((current) => appendOlderRows(current, older, seenRef.current));
       setHistory({ nextPage: page + 1, totalElements: result.totalElements, isExact: result.totalElementsExact, isLast: result.last || result.rows.length < HISTORY_PAGE_SIZE, isLoading: false });
-    } catch (error) {
-      setHistory((h) => ({ ...h, isLoading: false, error: error instanceof Error ? error : new Error(String(error)) }));
+      return undefined;
+    } catch (caught) {
+      const error = caught instanceof Error ? caught : new Error(String(caught));
+      setHistory((h) => ({ ...h, isLoading: false, error }));
+      return error;
     }
   }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
@@ -56,7 +66,15 @@ export function TrafficMonitor() {
     pendingRef.current = [];
     setPendingCount(0);
     setRows([]);
-    void loadHistoryPage(0, true);
+    let isCurrent = true;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    const loadFirstPage = async () => {
+      const error = await loadHistoryPage(0);
+      // The read API down or unreachable (restarting, its database away): try again by itself, as the live feed
+      // reconnects, instead of waiting for a click on Retry. A refusal (4xx) stays until the filters change.
+      if (isCurrent && error instanceof ApiError && error.isUnreachable) retryTimer = setTimeout(() => void loadFirstPage(), HISTORY_RETRY_MS);
+    };
+    void loadFirstPage();
     const close = openLiveFeed({
       url: trafficClient.streamUrl(filters),
       onState: setFeedState,
@@ -73,7 +91,11 @@ export function TrafficMonitor() {
         setRows((current) => mergeNewRows(current, wanted, seenRef.current));
       },
     });
-    return close;
+    return () => {
+      isCurrent = false;
+      clearTimeout(retryTimer);
+      close();
+    };
   }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
   const togglePause = () => {
@@ -140,7 +162,7 @@ export function TrafficMonitor() {
           <ErrorNote error={deleteError} what="delete the traffic" />
           {history.error && rows.length === 0 ? (
             <div style={{ padding: '0 10px' }}>
-              <ErrorNote error={history.error} what="load traffic history" onRetry={() => void loadHistoryPage(0, true)} />
+              <ErrorNote error={history.error} what="load traffic history" onRetry={() => void loadHistoryPage(0)} />
             </div>
           ) : null}
           {rows.length === 0 && !history.isLoading && !history.error ? (
@@ -164,7 +186,7 @@ export function TrafficMonitor() {
             {history.isLoading ? <span className="muted">loading…</span> : null}
             {history.error && rows.length > 0 ? <span className="status-server-error">{history.error instanceof ApiError ? history.error.message : 'history failed'}</span> : null}
             {!history.isLast && !(history.error && rows.length === 0) ? (
-              <button type="button" className="small" disabled={history.isLoading} onClick={() => void loadHistoryPage(history.nextPage, false)}>Load older</button>
+              <button type="button" className="small" disabled={history.isLoading} onClick={() => void loadHistoryPage(history.nextPage)}>Load older</button>
             ) : null}
           </div>
         </div>
