@@ -24,6 +24,8 @@ export function TrafficMonitor() {
   const filters = useMemo(() => readFilters(new URLSearchParams(searchParams.toString())), [searchParams]);
   const filterKey = writeFilters(filters).toString();
   const selectedId = searchParams.get('id') ?? undefined;
+  const shownKeyRef = useRef(filterKey);
+  shownKeyRef.current = filterKey;
 
   const [rows, setRows] = useState<ExchangeRow[]>([]);
   const seenRef = useRef(new Set<string>());
@@ -49,11 +51,14 @@ export function TrafficMonitor() {
     setHistory((h) => ({ ...h, isLoading: true, error: undefined }));
     try {
       const result = await trafficClient.fetchHistory(filters, page);
+      // The filters changed while it loaded: these rows belong to a list no longer shown.
+      if (shownKeyRef.current !== filterKey) return undefined;
       const older = result.rows.filter((row) => matchesFilters(row, filters));
       setRows((current) => appendOlderRows(current, older, seenRef.current));
       setHistory({ nextPage: page + 1, totalElements: result.totalElements, isExact: result.totalElementsExact, isLast: result.last || result.rows.length < HISTORY_PAGE_SIZE, isLoading: false });
       return undefined;
     } catch (caught) {
+      if (shownKeyRef.current !== filterKey) return undefined;
       const error = caught instanceof Error ? caught : new Error(String(caught));
       setHistory((h) => ({ ...h, isLoading: false, error }));
       return error;
