@@ -20,6 +20,10 @@ describe('RequestsQuerySchema', () => {
     // no offset: UTC, whatever the server's time zone
     [{ from: '2026-11-22T10:00:00' }, { from: new Date('2026-11-22T10:00:00Z') }],
     [{ from: '2026-11-22T10:00:00.250+01:00' }, { from: new Date('2026-11-22T09:00:00.250Z') }],
+    // ±hhmm and ±hh offsets (ISO 8601), and a `+` that the query string turned into a space
+    [{ from: '2026-11-22T10:00:00-0230' }, { from: new Date('2026-11-22T12:30:00Z') }],
+    [{ from: '2026-11-22T10:00+01' }, { from: new Date('2026-11-22T09:00:00Z') }],
+    [{ from: '2026-11-22T10:00:00 01:00' }, { from: new Date('2026-11-22T09:00:00Z') }],
     [{ to: '2028-02-29T23:59:59-0530' }, { to: new Date('2028-03-01T05:29:59Z') }],
     [{ minDurationMs: '250' }, { minDurationMs: 250 }],
     [{ source: 'forward' }, { source: 'forward' }],
@@ -48,6 +52,8 @@ describe('RequestsQuerySchema', () => {
     [{ from: '2027-02-29' }, 'from must be an ISO 8601 date-time that exists'],
     [{ from: '2026-11-22T10:00:00+25:00' }, 'from must be an ISO 8601 date-time that exists'],
     [{ from: '2026-11-22T10:00:00Zjunk' }, 'from must be an ISO 8601 date-time that exists'],
+    [{ from: '2026-11-22T10:00:00+1' }, 'from must be an ISO 8601 date-time that exists'],
+    [{ from: '2026-11-22T10:00:00 24' }, 'from must be an ISO 8601 date-time that exists'],
     [{ source: 'carrier-pigeon' }, 'source must be one of'],
     [{ stauts: '500' }, 'Unrecognized key: "stauts"'],
   ])('rejects %j', (query, message) => {

@@ -25,12 +25,14 @@ const datetime = (name: string) =>
     .refine((v) => v === undefined || parseIsoDateTime(v) !== undefined, `${name} must be an ISO 8601 date-time that exists, e.g. 2026-11-22T10:00:00Z (no offset means UTC)`)
     .transform((v) => (v === undefined ? undefined : parseIsoDateTime(v)));
 
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+\- ]\d{2}(?::?\d{2})?)?)?$/;
 
 /**
  * A date (midnight) or date-time in ISO 8601 / RFC 3339 form, or undefined. Strict, unlike Date.parse: a
  * day or time that does not exist (2026-02-30, 24:00) is refused instead of rolled over into the next one,
  * which on DELETE would widen the range; without an offset the time is UTC, whatever the server's time zone.
+ * Offsets as ±hh:mm, ±hhmm or ±hh; a space where the `+` was is read as `+`, since an unencoded `+` in a query
+ * string arrives as a space (`?from=2026-11-22T10:00:00+01:00` typed into curl).
  */
 export function parseIsoDateTime(value: string): Date | undefined {
   const m = ISO_DATE_TIME.exec(value.trim());
@@ -39,7 +41,8 @@ export function parseIsoDateTime(value: string): Date | undefined {
   const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
   if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > daysInMonth) return undefined;
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
-  const offset = /^[Zz]$/.test(zone) ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  const sign = zone[0] === ' ' ? '+' : zone[0];
+  const offset = /^[Zz]$/.test(zone) ? 'Z' : `${sign}${zone.slice(1, 3)}:${zone.length > 3 ? zone.slice(-2) : '00'}`;
   if (offset !== 'Z' && (Number(offset.slice(1, 3)) > 23 || Number(offset.slice(4)) > 59)) return undefined;
   const date = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${offset}`);
   return Number.isNaN(date.getTime()) ? undefined : date;
