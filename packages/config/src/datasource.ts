@@ -51,7 +51,15 @@ function assertParsable(url: string) {
   }
   if (!parsed.hostname) throw new Error('has no host; expected postgresql://user:password@host:port/database');
   const connectTimeout = parsed.searchParams.get('connect_timeout');
-  if (connectTimeout !== null && !/^\s*-?\d+\s*$/.test(connectTimeout)) {
+  if (connectTimeout !== null && parseConnectTimeoutSeconds(connectTimeout) === undefined) {
     throw new Error(`has connect_timeout=${connectTimeout}; expected a whole number of seconds (0 for none)`);
   }
+}
+
+/**
+ * libpq's `connect_timeout` parameter as a number of seconds (zero or negative: none), or undefined when it is
+ * not a whole number. The one reading of it: the datasource check and the pool's bound use this.
+ */
+export function parseConnectTimeoutSeconds(raw: string): number | undefined {
+  return /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : undefined;
 }

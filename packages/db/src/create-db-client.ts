@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { parseConnectTimeoutSeconds } from '@mockyard/config';
 import { PrismaClient } from './generated/prisma/client';
 import { migrate } from './migrate';
 
@@ -49,25 +50,26 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export function connectTimeoutMs(url: string): number {
   const raw = new URL(url).searchParams.get('connect_timeout');
   if (raw === null) return DEFAULT_CONNECT_TIMEOUT_MS;
-  if (!/^\s*-?\d+\s*$/.test(raw)) throw new Error(`connect_timeout must be a whole number of seconds (0 for none), got '${raw}'`);
-  const seconds = Number(raw);
+  const seconds = parseConnectTimeoutSeconds(raw);
+  if (seconds === undefined) throw new Error(`connect_timeout must be a whole number of seconds (0 for none), got '${raw}'`);
   return seconds <= 0 ? 0 : Math.max(2, seconds) * 1000;
 }
 
 export async function createDbClient(source: DatasourceRef, options: DbOptions = {}): Promise<DbHandle> {
   if (source.kind === 'memory') return createEmbedded();
   // One pool shared by Prisma's adapter and the driver transactions, so both count against one bound.
+  const connectionTimeoutMillis = connectTimeoutMs(source.url);
   const pool = new pg.Pool({
     connectionString: source.url,
     max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: connectTimeoutMs(source.url),
+    connectionTimeoutMillis,
     // an open connection to a host that vanished is found out by TCP keep-alive, not never
     keepAlive: true,
   });
   pool.on('error', () => undefined); // an idle client's connection dropped: the pool replaces it
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   if (options.migrate) {
-    const client = new pg.Client({ connectionString: source.url, connectionTimeoutMillis: connectTimeoutMs(source.url) });
+    const client = new pg.Client({ connectionString: source.url, connectionTimeoutMillis });
     await client.connect();
     try {
       await migrate(client);
