@@ -63,6 +63,26 @@ const step = (name: string, run: () => Promise<void>) =>
     }
   });
 
+/**
+ * Holds the page's requests that `matches` until `release` (the history arriving late); `stop` releases them
+ * and removes the route.
+ */
+async function holdRequests(matches: (url: URL) => boolean) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(matches, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return {
+    release: () => release(),
+    stop: async () => {
+      release();
+      await page.unroute(matches);
+    },
+  };
+}
+
 describe('the dashboard in a browser, against the real stack', () => {
   step('shows traffic sent through /proxy live in the monitor, and its detail shows both bodies', async () => {
     await page.goto(`${stack.gatewayUrl}/`);
@@ -118,50 +138,37 @@ describe('the dashboard in a browser, against the real stack', () => {
   });
 
   step('keeps what the live feed delivered on top when the history arrives after it', async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const historyRequests = (url: URL) => url.pathname === '/api/requests';
-    await page.route(historyRequests, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const history = await holdRequests((url) => url.pathname === '/api/requests');
     try {
       await page.goto(`${stack.gatewayUrl}/?url=%2Fbrowser%2F`);
       await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
       await sendThroughProxy('/browser/while-history-loads');
       await page.locator('.list-row', { hasText: '/browser/while-history-loads' }).waitFor({ timeout: 15_000 });
-      release();
+      history.release();
       await page.locator('.list-row', { hasText: '/browser/orders' }).first().waitFor();
       const paths = await page.locator('.list-row .col-url').allTextContents();
       expect(paths[0]).toContain('/browser/while-history-loads');
       expect(paths.filter((path) => path.includes('/browser/while-history-loads'))).toHaveLength(1);
     } finally {
-      release();
-      await page.unroute(historyRequests);
+      await history.stop();
     }
   });
 
   step('drops a history page that arrives after the filters changed', async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
     const firstHistoryRequest = (url: URL) => url.pathname === '/api/requests' && !url.searchParams.has('method');
-    await page.route(firstHistoryRequest, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const firstHistory = await holdRequests(firstHistoryRequest);
     try {
       await page.goto(`${stack.gatewayUrl}/?url=%2Fbrowser%2Forders`);
       const answered = page.waitForResponse((response) => firstHistoryRequest(new URL(response.url())));
       await page.getByLabel('Method').selectOption('PUT');
       await page.getByText('No exchanges match these filters yet.').waitFor();
-      release();
+      firstHistory.release();
       await answered;
       await page.waitForTimeout(500); // what the page does with the late answer: nothing is the expectation
       await expect(page.locator('.list-row').count()).resolves.toBe(0);
       await expect(page.getByText('No exchanges match these filters yet.').isVisible()).resolves.toBe(true);
     } finally {
-      release();
-      await page.unroute(firstHistoryRequest);
+      await firstHistory.stop();
     }
   });
 
