@@ -1,3 +1,4 @@
+import { allowedHostEntryProblem } from '@mockyard/contracts';
 import { z } from 'zod';
 import { configSchemas, type ConfigField } from './load-config';
 import { parseDatasourceUrl, type Datasource } from './datasource';
@@ -63,6 +64,23 @@ export const bindAddressField = {
   schema: z.string().min(1),
   default: '127.0.0.1',
   doc: 'interface to listen on: 127.0.0.1 for local use, 0.0.0.0 in containers',
+} satisfies ConfigField;
+
+/**
+ * Host names a service answers to besides IP addresses, localhost and names without a dot (DNS rebinding
+ * defence, see AllowedHosts in @mockyard/contracts). The same list goes to every service a browser reaches.
+ */
+export const allowedHostsField = {
+  keys: ['server.allowed-hosts'],
+  env: ['ALLOWED_HOSTS', 'SERVER_ALLOWED_HOSTS'],
+  schema: configSchemas.csv.superRefine((entries, ctx) => {
+    for (const entry of entries) {
+      const problem = allowedHostEntryProblem(entry);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }
+  }),
+  default: '',
+  doc: 'comma-separated host names (and *.suffix wildcards) requests may name in their Host header besides IP addresses, localhost, *.localhost, names without a dot (Compose service names) and this machine\'s name; others get 403 (DNS rebinding protection). Set it to the name users reach the stack by (mockyard.team.example) on the gateway, traffic-logger, hub-api and web (ALLOWED_HOSTS); * = any',
 } satisfies ConfigField;
 
 export const redisPrefixField = {

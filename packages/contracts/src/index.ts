@@ -6,3 +6,4 @@ export * from './managed-server';
 export * from './stub-mapping';
 export * from './proxy-status';
 export * from './streams';
+export * from './allowed-hosts';

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { bindAddressField, commonFields, configSchemas, datasourceField, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
+import { allowedHostsField, bindAddressField, commonFields, configSchemas, datasourceField, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
 
 export const hubConfigFields = {
   ...commonFields,
   port: { keys: ['hub.port'], env: ['HUB_PORT'], schema: configSchemas.port, default: 8082, doc: 'internal HTTP port of hub-api (public through the gateway)' },
   bindAddress: bindAddressField,
+  allowedHosts: allowedHostsField,
   datasource: datasourceField,
   redisUrl: redisField,
   redisPrefix: redisPrefixField,

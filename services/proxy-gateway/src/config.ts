@@ -1,4 +1,4 @@
-import { bindAddressField, commonFields, configSchemas, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
+import { allowedHostsField, bindAddressField, commonFields, configSchemas, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
 import { refineOutboundEntries } from '@mockyard/service-kit';
 import { z } from 'zod';
 
@@ -17,6 +17,7 @@ export const gatewayConfigFields = {
   port: { keys: ['server.port'], env: ['SERVER_PORT'], schema: configSchemas.port, default: 8080, doc: 'public HTTP port: /proxy, /api, /hub, /actuator, /mcp and the dashboard' },
   proxyPort: { keys: ['service.proxy.port'], env: ['SERVICE_PROXY_PORT'], schema: configSchemas.port, default: 8888, doc: 'forward-proxy port for HTTP_PROXY clients and CONNECT tunnels' },
   bindAddress: bindAddressField,
+  allowedHosts: allowedHostsField,
   redisUrl: redisField,
   redisPrefix: redisPrefixField,
   loggerUrl: { keys: ['gateway.logger-url'], env: ['LOGGER_URL'], schema: configSchemas.httpUrl, default: 'http://127.0.0.1:8081', doc: 'traffic-logger base URL (/api/*)' },

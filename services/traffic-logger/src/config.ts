@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { bindAddressField, commonFields, configSchemas, datasourceField, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
+import { allowedHostsField, bindAddressField, commonFields, configSchemas, datasourceField, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
 import { parseDurationMs } from './domain/parse-duration-ms';
 
 const durationSchema = z.union([z.number(), z.string()]).transform((raw, ctx) => {
@@ -16,6 +16,7 @@ export const loggerConfigFields = {
   ...commonFields,
   port: { keys: ['logger.port'], env: ['LOGGER_PORT'], schema: configSchemas.port, default: 8081, doc: 'internal HTTP port of traffic-logger (read API; public through the gateway)' },
   bindAddress: bindAddressField,
+  allowedHosts: allowedHostsField,
   datasource: datasourceField,
   redisUrl: redisField,
   redisPrefix: redisPrefixField,
