@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import qs from 'qs';
 import type { Logger } from 'pino';
+import { createAllowedHosts, refusedHostProblem } from './host-guard';
 import { HttpProblem } from './http-problem';
 import type { ApiRegistry } from './api-registry';
 import { verifyJsonBody } from './verify-json-body';
@@ -27,6 +28,12 @@ export interface ServiceAppOptions {
   rawPaths?: string[];
   api?: ApiRegistry;
   readinessTimeoutMs?: number;
+  /**
+   * `server.allowed-hosts` entries: a request naming another host in `Host` is a 403 before any route runs
+   * (DNS rebinding defence, see AllowedHosts). Default: none beyond IP addresses, localhost and names
+   * without a dot. `['*']` turns the check off.
+   */
+  allowedHosts?: readonly string[];
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -70,8 +77,8 @@ function parseQueryString(query: string | null | undefined): qs.ParsedQs {
 }
 
 /**
- * The express app every service starts from: request ids, access logs, JSON parsing with limits,
- * `/health/live`, `/health/ready` and `/openapi.json`. Add routes, then call `finishApp`.
+ * The express app every service starts from: the Host check (`allowedHosts`), request ids, access logs,
+ * JSON parsing with limits, `/health/live`, `/health/ready` and `/openapi.json`. Add routes, then call `finishApp`.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
@@ -80,6 +87,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('query parser', parseQueryString);
   app.locals.service = options.service;
 
+  const allowedHosts = createAllowedHosts(options.allowedHosts ?? []);
   app.use((req: Request, res: Response, next: NextFunction) => {
     const incoming = req.header('x-request-id');
     req.id = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -91,7 +99,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       req.log.info({ method: req.method, path: req.path, status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10 }, 'request completed');
     });
-    next();
+    const host = req.headers.host;
+    next(allowedHosts.allows(host) ? undefined : refusedHostProblem(host!));
   });
 
   const limit = options.jsonLimit ?? '1mb';

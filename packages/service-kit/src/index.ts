@@ -8,4 +8,5 @@ export * from './start-server';
 export * from './create-shutdown';
 export * from './handle-signals';
 export * from './outbound-policy';
+export * from './host-guard';
 export * from './wait-for-drain';

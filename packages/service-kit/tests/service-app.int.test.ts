@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Writable } from 'node:stream';
 import { z } from 'zod';
 import { ApiRegistry, createLogger, createServiceApp, createShutdown, finishApp, HttpProblem, MAX_QUERY_PARAMETERS, parseInput, startServer, type StartedServer } from '@mockyard/service-kit';
@@ -103,6 +104,36 @@ describe('service kit app over real HTTP', () => {
     expect((await crossSite.json()).detail).toContain('Cross-site requests may not change anything');
     expect((await fetch(`${server.url}/echo`, { method: 'POST', headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
     expect((await fetch(`${server.url}/things/1?size=2`, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+  });
+
+  it('answers only requests naming an allowed Host (DNS rebinding), with a 403 problem naming the host and the setting', async () => {
+    const get = (url: string, host: string) =>
+      new Promise<{ status: number; type: string; body: Record<string, unknown> }>((resolve, reject) => {
+        http
+          .get(url, { headers: { Host: host } }, (res) => {
+            let text = '';
+            res.on('data', (c: Buffer) => (text += c));
+            res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']), body: JSON.parse(text) }));
+          })
+          .on('error', reject);
+      });
+    const refused = await get(`${server.url}/things/1?size=2`, 'rebound.evil.example');
+    expect(refused).toMatchObject({ status: 403, type: expect.stringContaining('application/problem+json') });
+    expect(refused.body).toMatchObject({ title: 'Forbidden', host: 'rebound.evil.example', detail: expect.stringContaining('add it to server.allowed-hosts (ALLOWED_HOSTS)') });
+    expect((await get(`${server.url}/health/live`, 'rebound.evil.example')).status).toBe(403);
+    for (const host of ['localhost', '127.0.0.1:1', 'hub-api:8082']) expect((await get(`${server.url}/things/1?size=2`, host)).status).toBe(200);
+
+    const listed = createServiceApp({ service: 'kit-hosts', logger, allowedHosts: ['mockyard.team.example'] });
+    listed.get('/x', (_req, res) => {
+      res.json({ ok: true });
+    });
+    const listedServer = await startServer(finishApp(listed), 0);
+    try {
+      expect((await get(`${listedServer.url}/x`, 'mockyard.team.example:8080')).status).toBe(200);
+      expect((await get(`${listedServer.url}/x`, 'other.team.example')).status).toBe(403);
+    } finally {
+      await listedServer.close();
+    }
   });
 
   it('answers malformed and oversized JSON with 400 and 413 problems', async () => {

@@ -99,7 +99,15 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   const recorder = new Recorder(engine);
 
   const api = new ApiRegistry({ title: 'Mockyard engine (WireMock-compatible admin API)', version: ENGINE_VERSION });
-  const app = createServiceApp({ service: 'engine', logger: deps.logger, api, rawPaths: ['/__admin'] });
+  const app = createServiceApp({
+    service: 'engine',
+    logger: deps.logger,
+    api,
+    rawPaths: ['/__admin'],
+    // Any Host, as WireMock: stubs answer whatever name a client uses (and may match on it), and clients reach
+    // /__admin by container and host names. Protect /__admin with engine.admin-api-key instead.
+    allowedHosts: ['*'],
+  });
   const router = express.Router();
   const ctx = { router, api };
   registerMappingRoutes(ctx, engine);

@@ -14,6 +14,8 @@ import { hubErrorMapper } from './routes/to-http-problem';
 export interface HubAppOptions {
   /** When set, /hub/admin/* and /mcp require it (X-Hub-Api-Key or Authorization: Bearer). */
   apiKey?: string;
+  /** `server.allowed-hosts`: names besides IP addresses and localhost a request's Host may give. */
+  allowedHosts?: readonly string[];
 }
 
 /** The hub's express app: registry, engine operations, fan-out, actuator health and MCP. No listen, no env. */
@@ -25,6 +27,7 @@ export function createApp(hub: HubContext, options: HubAppOptions = {}): Express
     api,
     readiness: { database: hub.checks.database, ...(hub.checks.redis ? { redis: hub.checks.redis } : {}) },
     jsonLimit: '10mb',
+    allowedHosts: options.allowedHosts,
   });
   const guard = requireApiKey(options.apiKey);
   app.use('/hub/admin', guard);

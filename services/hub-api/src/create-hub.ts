@@ -74,7 +74,7 @@ export async function createHub(options: CreateHubOptions): Promise<Hub> {
     checks: { database: () => db.ping(), ...(redis ? { redis: () => redis.ping() } : {}) },
     healthTimeoutMs: config.healthTimeoutMs,
   };
-  const app = createApp(context, { apiKey: config.apiKey });
+  const app = createApp(context, { apiKey: config.apiKey, allowedHosts: config.allowedHosts });
   return {
     context,
     app,

@@ -11,6 +11,8 @@ export interface LoggerAppDeps {
   feeds: LiveFeeds;
   readiness: { database: ReadinessCheck; redis: ReadinessCheck };
   count: { exactLimit: number; timeoutMs: number };
+  /** `server.allowed-hosts`: names besides IP addresses and localhost a request's Host may give. */
+  allowedHosts?: readonly string[];
 }
 
 /** The read API (reached through the gateway at /api/*), the live feed, health and OpenAPI. */
@@ -20,7 +22,7 @@ export function createApp(deps: LoggerAppDeps) {
     version: '0.1.0',
     description: 'Logged requests and responses of the traffic proxy: paged, filtered, exported as HAR and followed live.',
   });
-  const app = createServiceApp({ service: 'traffic-logger', logger: deps.logger, api, readiness: deps.readiness });
+  const app = createServiceApp({ service: 'traffic-logger', logger: deps.logger, api, readiness: deps.readiness, allowedHosts: deps.allowedHosts });
   app.use(createRequestsRoutes({ repo: deps.repo, count: deps.count }, api));
   app.use(createExchangesRoutes({ repo: deps.repo }, api));
   app.use(createStreamRoutes({ feeds: deps.feeds }, api));

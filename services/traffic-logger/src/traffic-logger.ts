@@ -82,6 +82,7 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
     feeds,
     count: { exactLimit: config.countExactLimit, timeoutMs: config.countTimeoutMs },
     readiness: { database: () => db.ping(), redis: () => redis.ping() },
+    allowedHosts: config.allowedHosts,
   });
 
   return {
