@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
-import { ApiRegistry, createServiceApp, finishApp, type Logger } from '@mockyard/service-kit';
+import { ApiRegistry, createAllowedHosts, createServiceApp, finishApp, refusedHostProblem, type Logger } from '@mockyard/service-kit';
 import type { ForwarderOptions } from './forwarding/forward-exchange';
 import type { SelfAddresses } from './forwarding/self-addresses';
 import { registerDocsRoutes } from './routes/docs.routes';
@@ -16,6 +16,8 @@ export interface GatewayDeps {
   trustForwardedFor: boolean;
   targets: InternalTargets;
   health: CaptureHealth;
+  /** `server.allowed-hosts` entries (see AllowedHosts); every request on the public port is checked first. */
+  allowedHosts?: readonly string[];
 }
 
 export interface GatewayApp {
@@ -33,7 +35,8 @@ export interface GatewayApp {
  */
 export function createApp(deps: GatewayDeps): GatewayApp {
   const api = new ApiRegistry({ title: 'Mockyard gateway', version: '0.1.0' });
-  const kit = createServiceApp({ service: 'proxy-gateway', logger: deps.logger, rawPaths: ['/'] });
+  // The Host check runs in front of everything (handler and upgrade below), so not again in the kit.
+  const kit = createServiceApp({ service: 'proxy-gateway', logger: deps.logger, rawPaths: ['/'], allowedHosts: ['*'] });
   registerProxyApi(api);
   const proxy = createProxyHandler({ forwarder: deps.forwarder, self: deps.self, trustForwardedFor: deps.trustForwardedFor, logger: deps.logger });
   registerDocsRoutes(kit, api, [
@@ -50,12 +53,32 @@ export function createApp(deps: GatewayDeps): GatewayApp {
   app.set('etag', false);
   registerHealthRoutes(app, api, deps.health);
   app.use(kit);
-  const handler: http.RequestListener = (req, res) => (isProxyPath(req.url) ? proxy(req, res) : app(req, res));
+  const allowedHosts = createAllowedHosts(deps.allowedHosts ?? []);
+  const handler: http.RequestListener = (req, res) => {
+    if (!allowedHosts.allows(req.headers.host)) return refuseHost(req, res);
+    if (isProxyPath(req.url)) proxy(req, res);
+    else app(req, res);
+  };
   const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!allowedHosts.allows(req.headers.host)) {
+      const body = JSON.stringify(refusedHostProblem(req.headers.host ?? '').toProblem(req.url));
+      socket.on('error', () => socket.destroy());
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      return;
+    }
     if (!isProxyPath(req.url)) return internal.upgrade(req, socket, head);
     // Protocol upgrades are not proxied through /proxy: the exchange could not be captured as HTTP.
     socket.on('error', () => socket.destroy());
     socket.end('HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUpgrade requests are not proxied through /proxy\n');
   };
   return { handler, app, upgrade, close: internal.close };
+}
+
+/** The 403 problem+json of a request whose Host the gateway does not answer to; its body is not read. */
+function refuseHost(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const problem = refusedHostProblem(req.headers.host ?? '');
+  req.resume();
+  res.statusCode = problem.status;
+  res.setHeader('Content-Type', 'application/problem+json');
+  res.end(JSON.stringify(problem.toProblem(req.url)));
 }

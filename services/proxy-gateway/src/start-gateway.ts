@@ -72,6 +72,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, worker
     trustForwardedFor: config.proxyTrustForwardedFor,
     targets: { loggerUrl: config.loggerUrl, hubUrl: config.hubUrl, webUrl: config.webUrl },
     health: { pingRedis: redis ? () => redis!.ping() : undefined, counters },
+    allowedHosts: config.allowedHosts,
   });
   // Node checks the headers timeout every connectionsCheckingInterval (30 s by default, which let a
   // slow-header client hold a connection for up to 90 s); a quarter of the timeout bounds it at 1.25×.

@@ -5,10 +5,14 @@ import { call, json } from './support/http-call';
 import { startTestGateway } from './support/start-test-gateway';
 import { TrafficStreamReader } from './support/traffic-stream';
 
+/** Every request the stand-ins received, as "service url". */
+const received: string[] = [];
+
 /** A stand-in for an internal service: says who it is and what it received; serves an OpenAPI document. */
 async function startService(name: string, paths: string[]): Promise<StartedServer> {
   return startServer(
     http.createServer((req, res) => {
+      received.push(`${name} ${req.url}`);
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -127,5 +131,72 @@ describe('one public address: internal routes, docs, health and metrics', () => 
       stream.close();
       await quiet.stop();
     }
+  });
+
+  describe('DNS rebinding: the Host header (server.allowed-hosts)', () => {
+    /** The status of an upgrade request: 403 refused, 101 passed to the web app (which does not upgrade). */
+    const upgradeStatus = (url: string, host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(url, { headers: { Host: host, Connection: 'Upgrade', Upgrade: 'websocket' } });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        });
+        req.on('upgrade', (_res, socket) => {
+          socket.destroy();
+          resolve(101);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+
+    it.each([['/api/requests'], ['/hub/admin/servers'], ['/mcp'], ['/'], ['/requests/abc'], ['/health/ready'], ['/proxy?url=LOGGER/api/requests']])(
+      'refuses %s named as evil.example with 403 problem+json, before any service or target sees it',
+      async (path) => {
+        received.length = 0;
+        const url = `${gateway.url}${path.replace('LOGGER', logger.url)}`;
+        const res = await call(url, { headers: { Host: `evil.example:${gateway.port}` } });
+        expect(res.status).toBe(403);
+        expect(res.headers['content-type']).toContain('application/problem+json');
+        expect(json(res)).toMatchObject({
+          status: 403,
+          title: 'Forbidden',
+          host: `evil.example:${gateway.port}`,
+          detail: expect.stringContaining('add it to server.allowed-hosts (ALLOWED_HOSTS)'),
+        });
+        expect(received).toEqual([]);
+      },
+    );
+
+    it.each([['localhost'], ['127.0.0.1'], ['[::1]'], ['proxy-gateway'], ['mockyard.localhost']])('answers requests naming %s', async (name) => {
+      const res = await call(`${gateway.url}/api/requests`, { headers: { Host: `${name}:${gateway.port}` } });
+      expect(res.status).toBe(200);
+      expect(json(res)).toMatchObject({ service: 'logger' });
+    });
+
+    it('refuses a protocol upgrade naming another host with 403, and passes one naming localhost on', async () => {
+      expect(await upgradeStatus(`${gateway.url}/`, 'evil.example')).toBe(403);
+      expect(await upgradeStatus(`${gateway.url}/`, `localhost:${gateway.port}`)).not.toBe(403);
+    });
+
+    it('answers the names in ALLOWED_HOSTS (and *.suffix), and every name with *', async () => {
+      const listed = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOGGER_URL: logger.url, CAPTURE_ENABLED: 'false', ALLOWED_HOSTS: 'mockyard.team.example,*.qa.example' });
+      const open = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, LOGGER_URL: logger.url, CAPTURE_ENABLED: 'false', ALLOWED_HOSTS: '*' });
+      try {
+        const status = async (url: string, host: string) => (await call(`${url}/api/requests`, { headers: { Host: host } })).status;
+        expect(await status(listed.url, 'mockyard.team.example:8080')).toBe(200);
+        expect(await status(listed.url, 'box1.qa.example')).toBe(200);
+        expect(await status(listed.url, 'evil.example')).toBe(403);
+        expect(await status(open.url, 'evil.example')).toBe(200);
+      } finally {
+        await Promise.all([listed.stop(), open.stop()]);
+      }
+    });
+
+    it('refuses to start with an entry that is not a host name', async () => {
+      await expect(startTestGateway({ REDIS_URL: redis.url, CAPTURE_ENABLED: 'false', ALLOWED_HOSTS: 'ok.example,http://bad.example' })).rejects.toThrow(
+        /server\.allowed-hosts.*"http:\/\/bad\.example" is not a host name, \*\.suffix or \*/s,
+      );
+    });
   });
 });
