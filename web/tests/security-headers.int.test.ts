@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '@mockyard/testkit';
@@ -21,7 +22,7 @@ beforeAll(async () => {
   const { HUB_API_KEY: _key, ...env } = process.env;
   // No upstream: the pages render (their data calls fail and say so), which is all these tests need.
   web = spawn(process.execPath, [server], {
-    env: { ...env, PORT: String(port), HOSTNAME: '127.0.0.1', GATEWAY_URL: 'http://127.0.0.1:9', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...env, PORT: String(port), HOSTNAME: '127.0.0.1', GATEWAY_URL: 'http://127.0.0.1:9', ALLOWED_HOSTS: 'dash.team.example', NEXT_TELEMETRY_DISABLED: '1' },
     stdio: 'ignore',
   });
   webUrl = `http://127.0.0.1:${port}`;
@@ -92,6 +93,32 @@ describe('state-changing calls from other sites', () => {
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       expect(res.headers.get('set-cookie')).toBeNull();
     }
+  });
+});
+
+describe('the Host header (DNS rebinding)', () => {
+  /** A GET naming `host` in its Host header (fetch cannot set it). */
+  const get = (path: string, host: string) =>
+    new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+      http
+        .get(`${webUrl}${path}`, { headers: { Host: host } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']), body }));
+        })
+        .on('error', reject);
+    });
+
+  it.each(['/', '/bff/session', '/api/requests'])('refuses %s named as another site with 403 problem+json naming the host and ALLOWED_HOSTS', async (path) => {
+    const res = await get(path, 'rebound.evil.example:3000');
+    expect(res.status).toBe(403);
+    expect(res.type).toContain('application/problem+json');
+    expect(JSON.parse(res.body)).toMatchObject({ status: 403, title: 'Forbidden', detail: expect.stringContaining('"rebound.evil.example:3000"') });
+    expect(JSON.parse(res.body).detail).toContain('add it to ALLOWED_HOSTS');
+  });
+
+  it.each(['localhost:3000', '127.0.0.1', 'web:3000', 'dash.team.example'])('answers a page named as %s', async (host) => {
+    expect((await get('/bff/session', host)).status).toBe(200);
   });
 });
 
