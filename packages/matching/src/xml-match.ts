@@ -153,10 +153,21 @@ function compareElements(expected: XmlNode, actual: XmlNode, options: XmlEqualit
   if (isIgnorePlaceholder(expectedText, options) && expectedChildren.length === 0) return;
   if (actualChildren.length > expectedChildren.length) tally.diffs += actualChildren.length - expectedChildren.length;
   if (!options.ignoreOrderOfSameNode) {
-    expectedChildren.forEach((child, i) => {
-      if (i < actualChildren.length) compareElements(child, actualChildren[i], options, tally);
+    // WireMock sorts both child lists by local name (a stable sort) before XMLUnit pairs them by name, and does
+    // not count CHILD_NODELIST_SEQUENCE: siblings of different names may come in any order, siblings of one
+    // name are paired in document order.
+    const actualByName = new Map<string, XmlNode[]>();
+    for (const child of actualChildren) {
+      const name = child.localName ?? child.nodeName;
+      const list = actualByName.get(name);
+      if (list) list.push(child);
+      else actualByName.set(name, [child]);
+    }
+    for (const child of expectedChildren) {
+      const partner = actualByName.get(child.localName ?? child.nodeName)?.shift();
+      if (partner) compareElements(child, partner, options, tally);
       else tally.diffs += countElements(child);
-    });
+    }
     return;
   }
   if (expectedChildren.length * actualChildren.length > 250_000) {
