@@ -37,7 +37,7 @@ describe('equalToXml', () => {
 });
 
 describe('matchesXPath', () => {
-  const body = '<order xmlns:s="urn:shop"><id>7</id><item sku="A1">Pen</item><item sku="B2">Ink</item><s:total>12.5</s:total></order>';
+  const body = '<order xmlns:s="urn:shop"><id>7</id><item sku="A1">Pen</item><item sku="B2">Ink</item><s:total>12.5</s:total><list xmlns="urn:list"><entry>x</entry></list></order>';
   it.each<[string, Record<string, unknown>, boolean]>([
     ['an existing node', { matchesXPath: '/order/id' }, true],
     ['a missing node', { matchesXPath: '/order/nope' }, false],
@@ -50,6 +50,9 @@ describe('matchesXPath', () => {
     ['contains sub-matcher miss', { matchesXPath: { expression: '/order/item', contains: 'Paper' } }, false],
     ['an attribute with matches', { matchesXPath: { expression: '/order/item/@sku', matches: '[A-Z][0-9]' } }, true],
     ['namespaces', { matchesXPath: '/order/shop:total', xPathNamespaces: { shop: 'urn:shop' } }, true],
+    ['an unprefixed name in a default namespace, none declared (as WireMock)', { matchesXPath: '/order/list/entry' }, true],
+    ['an unprefixed name is no namespace once namespaces are declared', { matchesXPath: '/order/list/entry', xPathNamespaces: { shop: 'urn:shop' } }, false],
+    ['a declared default namespace', { matchesXPath: '/order/l:list/l:entry', xPathNamespaces: { l: 'urn:list' } }, true],
     ['equalToXml sub-matcher', { matchesXPath: { expression: '/order/item[1]', equalToXml: '<item sku="A1">Pen</item>' } }, true],
   ])('%s', (_name, spec, exact) => {
     const d = compileContentPattern(spec, 'p').distance(body);

@@ -75,6 +75,7 @@ describe('renderTemplate helpers', () => {
     ["{{formData 'a=1&b=x%20y' 'form' urlDecode=true}}{{form.a}} {{form.b}}", '1 x y'],
     ["{{xPath '<a><b>hi</b></a>' '/a/b/text()'}}", 'hi'],
     ["{{xPath '<a><b>hi</b></a>' 'count(/a/b)'}}", '1'],
+    ["{{xPath '<a xmlns=\"urn:a\"><b>hi</b></a>' '/a/b/text()'}}", 'hi'],
     ["{{soapXPath '<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\"><s:Body><m:x xmlns:m=\"urn:m\">7</m:x></s:Body></s:Envelope>' '/*[local-name()=\"x\"]/text()'}}", '7'],
     ["{{{formatXml '<a x=\"1\"><b>hi</b><c/></a>'}}}", '<a x="1">\n  <b>hi</b>\n  <c/>\n</a>'],
     ["{{{formatXml '<a>\n  <b>hi</b>\n</a>' format='compact'}}}", '<a><b>hi</b></a>'],

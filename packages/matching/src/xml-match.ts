@@ -210,7 +210,7 @@ export interface CompiledXPath {
 export type XPathValue = { nodes: XmlNode[] } | { scalar: string | number | boolean };
 
 interface XPathEvaluator {
-  evaluate(options: { node: unknown; namespaces?: Record<string, string> }): {
+  evaluate(options: { node: unknown; namespaces?: Record<string, string>; allowAnyNamespaceForNoPrefix?: boolean }): {
     toArray?: () => XmlNode[];
     stringValue(): string;
     numberValue(): number;
@@ -222,9 +222,12 @@ interface XPathEvaluator {
 /** Parses an XPath once; throws on a syntax error. */
 export function compileXPath(expression: string, namespaces: Record<string, string> | undefined): CompiledXPath {
   const evaluator = (xpath as unknown as { parse(expression: string): XPathEvaluator }).parse(expression);
+  // Without declared namespaces WireMock reads the document namespace-unaware, so `/a/b` finds elements that sit
+  // in a default namespace (`<a xmlns="urn:x">`); with them, an unprefixed name means no namespace.
+  const allowAnyNamespaceForNoPrefix = !namespaces || Object.keys(namespaces).length === 0;
   return {
     evaluate(document: XmlNode): XPathValue {
-      const result = evaluator.evaluate({ node: document, namespaces });
+      const result = evaluator.evaluate({ node: document, namespaces, allowAnyNamespaceForNoPrefix });
       if (typeof result.toArray === 'function') return { nodes: result.toArray() };
       const kind = result.constructor.name;
       if (kind === 'XNumber') return { scalar: result.numberValue() };
