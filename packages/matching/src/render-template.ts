@@ -2,6 +2,7 @@ import Handlebars from 'handlebars';
 import type { TemplateModel } from './build-template-model';
 import { TemplateError } from './template-error';
 import { dateHelpers } from './template-date-helpers';
+import { formatHelpers } from './template-format-helpers';
 import { jsonHelpers } from './template-json-helpers';
 import { logicHelpers } from './template-logic-helpers';
 import { miscHelpers } from './template-misc-helpers';
@@ -10,7 +11,7 @@ import { stringHelpers } from './template-string-helpers';
 
 /** One Handlebars environment with WireMock's helpers (the built-ins if/unless/each/with/lookup stay). */
 const handlebars = Handlebars.create();
-for (const helpers of [jsonHelpers, randomHelpers, dateHelpers, stringHelpers, logicHelpers, miscHelpers]) {
+for (const helpers of [jsonHelpers, randomHelpers, dateHelpers, stringHelpers, formatHelpers, logicHelpers, miscHelpers]) {
   for (const [name, helper] of Object.entries(helpers)) handlebars.registerHelper(name, helper);
 }
 

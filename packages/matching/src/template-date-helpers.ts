@@ -15,7 +15,8 @@ export class RenderableDate {
   }
 }
 
-function toDate(value: unknown, helper: string): Date {
+/** A helper's date argument: a helper's date, a Date, epoch milliseconds, or text parseDate reads without a format. */
+export function toDate(value: unknown, helper: string): Date {
   if (value instanceof RenderableDate) return value.date;
   if (value instanceof Date) return value;
   if (typeof value === 'number') return new Date(value);

@@ -17,6 +17,11 @@ export const stringHelpers: Record<string, HelperDelegate> = {
     const text = blockOrValue(this, values, options);
     return options.hash.fully === true ? text.toLowerCase().replace(/\b\p{L}/gu, (c) => c.toUpperCase()) : text.replace(/\b\p{L}/gu, (c) => c.toUpperCase());
   },
+  /** `{{capitalizeFirst 'hello world'}}` -> `Hello world` */
+  capitalizeFirst(this: unknown, ...args: unknown[]) {
+    const { values, options } = splitArgs(args);
+    return capitalizeWord(blockOrValue(this, values, options));
+  },
   capitalizeFully(this: unknown, ...args: unknown[]) {
     const { values, options } = splitArgs(args);
     return blockOrValue(this, values, options).toLowerCase().split(' ').map(capitalizeWord).join(' ');
@@ -112,6 +117,28 @@ export const stringHelpers: Record<string, HelperDelegate> = {
     const pad = toText(options.hash.pad ?? ' ') || ' ';
     const left = Math.floor(Math.max(0, size - text.length) / 2);
     return text.padStart(text.length + left, pad).padEnd(size, pad);
+  },
+  /** `{{wordWrap text 20}}`: lines of at most 20 characters broken at spaces (longer words stay whole), as WordUtils.wrap. */
+  wordWrap(...args: unknown[]) {
+    const { values, options } = splitArgs(args);
+    const width = Math.max(1, toNumber(options.hash.length ?? values[1] ?? 80) || 1);
+    return toText(values[0])
+      .split('\n')
+      .map((line) => {
+        const lines: string[] = [];
+        let current = '';
+        for (const word of line.split(' ').filter((w) => w !== '')) {
+          if (current === '') current = word;
+          else if (current.length + 1 + word.length <= width) current += ` ${word}`;
+          else {
+            lines.push(current);
+            current = word;
+          }
+        }
+        lines.push(current);
+        return lines.join('\n');
+      })
+      .join('\n');
   },
   yesno(...args: unknown[]) {
     const { values, options } = splitArgs(args);
