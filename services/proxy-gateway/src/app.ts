@@ -55,7 +55,7 @@ export function createApp(deps: GatewayDeps): GatewayApp {
   app.use(kit);
   const allowedHosts = createAllowedHosts(deps.allowedHosts ?? []);
   const handler: http.RequestListener = (req, res) => {
-    if (!allowedHosts.allows(req.headers.host)) return refuseHost(req, res);
+    if (!allowedHosts.allows(req.headers.host)) return refuseHost(req, res, deps.logger);
     if (isProxyPath(req.url)) proxy(req, res);
     else app(req, res);
   };
@@ -74,9 +74,13 @@ export function createApp(deps: GatewayDeps): GatewayApp {
   return { handler, app, upgrade, close: internal.close };
 }
 
-/** The 403 problem+json of a request whose Host the gateway does not answer to; its body is not read. */
-function refuseHost(req: http.IncomingMessage, res: http.ServerResponse): void {
+/**
+ * The 403 problem+json of a request whose Host the gateway does not answer to; its body is not read. Logged
+ * (path without query: a /proxy target may carry secrets) so an operator sees why a name is refused.
+ */
+function refuseHost(req: http.IncomingMessage, res: http.ServerResponse, logger: Logger): void {
   const problem = refusedHostProblem(req.headers.host ?? '');
+  logger.info({ host: req.headers.host, path: (req.url ?? '/').split('?')[0], status: 403 }, 'request refused: its Host is not in server.allowed-hosts');
   req.resume();
   res.statusCode = problem.status;
   res.setHeader('Content-Type', 'application/problem+json');
