@@ -28,6 +28,9 @@ describe('stringFormat (java.util.Formatter)', () => {
     ["{{stringFormat '%d' 'abc'}}", /stringFormat: found "abc", expected a number/],
     ["{{stringFormat '%d' 1.5}}", /stringFormat: %d needs a whole number, got 1.5/],
     ["{{stringFormat '%t' 1}}", /stringFormat: %t is not a supported conversion/],
+    ["{{stringFormat '%999999999s' 'a'}}", /stringFormat: width must be a whole number from 0 to 100000, got 999999999/],
+    ["{{stringFormat '%.999999999f' 1}}", /stringFormat: width must be a whole number from 0 to 100000/],
+    ["{{rjust 'a' size=999999999}}", /rjust: width must be a whole number from 0 to 100000/],
   ])('%s fails with a clear error', (template, error) => {
     expect(() => render(template)).toThrow(error);
   });

@@ -2,7 +2,7 @@ import type { HelperDelegate } from 'handlebars';
 import { assertTimeZone, formatJavaDate } from './java-date-format';
 import { TemplateError } from './template-error';
 import { toDate } from './template-date-helpers';
-import { splitArgs, toComparable, toText } from './template-values';
+import { splitArgs, toComparable, toText, toWidth } from './template-values';
 
 /**
  * jknack/Handlebars.java's `stringFormat`, `numberFormat` and `dateFormat` and its NumberHelper (`isEven`,
@@ -186,13 +186,14 @@ function formatJavaString(format: string, args: unknown[]): string {
   let next = 0;
   let previous = -1;
   return format.replace(SPECIFIER, (spec, index: string | undefined, flags: string, width: string | undefined, precision: string | undefined, conversion: string) => {
+    if (width !== undefined) toWidth(width, 'stringFormat');
     if (conversion === '%') return pad('%', flags, width);
     if (conversion === 'n') return '\n';
     const at = index === '<' ? previous : index ? Number(index.slice(0, -1)) - 1 : next++;
     if (at < 0 || at >= args.length) throw new TemplateError(`stringFormat: ${spec} has no argument (${args.length} given)`);
     previous = at;
     const arg = toComparable(args[at]);
-    const digits = precision === undefined ? undefined : Number(precision.slice(1));
+    const digits = precision === undefined ? undefined : toWidth(precision.slice(1), 'stringFormat');
     let text: string;
     switch (conversion) {
       case 's':

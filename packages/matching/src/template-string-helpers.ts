@@ -1,6 +1,6 @@
 import type { HelperDelegate } from 'handlebars';
 import { TemplateError } from './template-error';
-import { splitArgs, toNumber, toPlainJson, toText } from './template-values';
+import { splitArgs, toNumber, toPlainJson, toText, toWidth } from './template-values';
 
 function blockOrValue(context: unknown, values: unknown[], options: { fn?: (context: unknown) => string }): string {
   return typeof options.fn === 'function' ? options.fn(context) : toText(values[0]);
@@ -104,16 +104,16 @@ export const stringHelpers: Record<string, HelperDelegate> = {
   },
   ljust(...args: unknown[]) {
     const { values, options } = splitArgs(args);
-    return toText(values[0]).padEnd(toNumber(options.hash.size ?? values[1]), toText(options.hash.pad ?? ' ') || ' ');
+    return toText(values[0]).padEnd(toWidth(options.hash.size ?? values[1], 'ljust'), toText(options.hash.pad ?? ' ') || ' ');
   },
   rjust(...args: unknown[]) {
     const { values, options } = splitArgs(args);
-    return toText(values[0]).padStart(toNumber(options.hash.size ?? values[1]), toText(options.hash.pad ?? ' ') || ' ');
+    return toText(values[0]).padStart(toWidth(options.hash.size ?? values[1], 'rjust'), toText(options.hash.pad ?? ' ') || ' ');
   },
   center(...args: unknown[]) {
     const { values, options } = splitArgs(args);
     const text = toText(values[0]);
-    const size = toNumber(options.hash.size ?? values[1]);
+    const size = toWidth(options.hash.size ?? values[1], 'center');
     const pad = toText(options.hash.pad ?? ' ') || ' ';
     const left = Math.floor(Math.max(0, size - text.length) / 2);
     return text.padStart(text.length + left, pad).padEnd(size, pad);

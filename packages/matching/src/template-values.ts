@@ -1,6 +1,7 @@
 import type { HelperOptions } from 'handlebars';
 import { formatJacksonJson } from './format-jackson-json';
 import { isListOrSingle } from './list-or-single';
+import { TemplateError } from './template-error';
 
 /** Coercions shared by the template helpers (Handlebars hands helpers raw model values). */
 
@@ -30,6 +31,16 @@ export function toComparable(value: unknown): unknown {
     return String(value);
   }
   return value;
+}
+
+/** Largest width a padding or format helper may produce, like range's and randomValue's bound. */
+export const MAX_TEMPLATE_WIDTH = 100_000;
+
+/** A width or precision a helper pads to: a whole number from 0 to MAX_TEMPLATE_WIDTH, else a TemplateError. */
+export function toWidth(value: unknown, helper: string): number {
+  const width = toNumber(value);
+  if (!Number.isInteger(width) || width < 0 || width > MAX_TEMPLATE_WIDTH) throw new TemplateError(`${helper}: width must be a whole number from 0 to ${MAX_TEMPLATE_WIDTH}, got ${toText(value)}`);
+  return width;
 }
 
 export function toNumber(value: unknown): number {
