@@ -44,7 +44,7 @@ describe('numberFormat (DecimalFormat, NumberFormat styles)', () => {
     ["{{numberFormat 0.125 '0.00'}}|{{numberFormat 0.375 '0.00'}}|{{numberFormat 2.675 '0.00'}}", '0.12|0.38|2.67'],
     ["{{numberFormat 0.5 '#.##'}}|{{numberFormat 0 '#.##'}}|{{numberFormat 7 '000'}}|{{numberFormat 1.5 '0.###'}}", '.5|0|007|1.5'],
     ["{{numberFormat -1234.5 '#,##0.0;(#,##0.0)'}}|{{numberFormat -3 '0'}}|{{numberFormat -0.001 '0.00'}}", '(1,234.5)|-3|0.00'],
-    ["{{numberFormat 0.256 '#0.0%'}}|{{numberFormat 42 \"'#'0\"}}", '25.6%|#42'],
+    ["{{numberFormat 0.256 '#0.0%'}}|{{numberFormat 42 \"'#'0\"}}|{{numberFormat 42 \"0'%'\"}}", '25.6%|#42|42%'],
     ["{{numberFormat 2.5 'integer'}}|{{numberFormat 3.5 'integer'}}|{{numberFormat 12345.6 'INTEGER'}}", '2|4|12,346'],
     ["{{numberFormat 0.125 'percent'}}|{{numberFormat 1234.5 'currency'}}|{{numberFormat 1234.5 'currency' 'en_GB'}}", '12%|$1,234.50|£1,234.50'],
     ["{{numberFormat 1234.5 '#,##0.00' 'de_DE'}}|{{numberFormat 12 '¤#,##0.00' 'en_GB'}}", '1.234,50|£12.00'],

@@ -87,10 +87,12 @@ interface DecimalPattern {
 
 /** Splits a DecimalFormat pattern at unquoted `;`, unquoting literals ('' is a quote). */
 function parseDecimalPattern(pattern: string): DecimalPattern {
-  const split = (text: string): { prefix: string; number: string; suffix: string } => {
+  const split = (text: string): { prefix: string; number: string; suffix: string; special: string } => {
     let prefix = '';
     let number = '';
     let suffix = '';
+    /** Unquoted affix characters: a quoted '%' is a literal, an unquoted one multiplies by 100. */
+    let special = '';
     let quoted = false;
     for (let i = 0; i < text.length; i++) {
       const c = text[i];
@@ -107,8 +109,9 @@ function parseDecimalPattern(pattern: string): DecimalPattern {
       if (!quoted && suffix === '' && /[#0,.]/.test(c)) number += c;
       else if (number === '') prefix += c;
       else suffix += c;
+      if (!quoted && !/[#0,.]/.test(c)) special += c;
     }
-    return { prefix, number, suffix };
+    return { prefix, number, suffix, special };
   };
   let cut = -1;
   for (let i = 0, quoted = false; i < pattern.length; i++) {
@@ -125,7 +128,6 @@ function parseDecimalPattern(pattern: string): DecimalPattern {
   }
   const [integerPart, fractionPart] = positive.number.split('.');
   const lastComma = integerPart.lastIndexOf(',');
-  const affixes = positive.prefix + positive.suffix;
   return {
     prefix: positive.prefix,
     suffix: positive.suffix,
@@ -135,7 +137,7 @@ function parseDecimalPattern(pattern: string): DecimalPattern {
     minFrac: fractionPart === undefined ? 0 : (fractionPart.match(/0/g) ?? []).length,
     maxFrac: fractionPart === undefined ? 0 : fractionPart.length,
     grouping: lastComma >= 0 ? integerPart.length - lastComma - 1 : 0,
-    multiplier: affixes.includes('%') ? 100 : affixes.includes('\u2030') ? 1000 : 1,
+    multiplier: positive.special.includes('%') ? 100 : positive.special.includes('\u2030') ? 1000 : 1,
   };
 }
 
