@@ -6,7 +6,7 @@ import { AllowedHosts } from '@mockyard/contracts';
  * addresses, localhost, names without a dot, this machine's name and the listed names (DNS rebinding
  * defence, see AllowedHosts). Throws on an entry that is not a host name, `*.suffix` or `*`.
  */
-export function readAllowedHosts(env: NodeJS.ProcessEnv = process.env): AllowedHosts {
+export function readAllowedHosts(env: Record<string, string | undefined> = process.env): AllowedHosts {
   const entries = (env.ALLOWED_HOSTS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
   return new AllowedHosts(entries, [hostname()]);
 }
