@@ -1,25 +1,25 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { problemTypes, refusedHostDetail, type AllowedHosts } from '@mockyard/contracts';
+import { refusedHostDetail, type AllowedHosts } from '@mockyard/contracts';
 import { readAllowedHosts } from './lib/security/allowed-hosts';
 import { buildContentSecurityPolicy, createNonce, NONCE_HEADER } from './lib/security/security-headers';
+import { problemResponse } from './lib/server/forward-request';
 
-let allowedHosts: AllowedHosts | Error | undefined;
+/** The Host names this app answers to, read once; an invalid ALLOWED_HOSTS is kept as the error every request gets. */
+const allowedHosts: AllowedHosts | Error = (() => {
+  try {
+    return readAllowedHosts();
+  } catch (err) {
+    return new Error(`ALLOWED_HOSTS: ${(err as Error).message}`);
+  }
+})();
 
 /** 403 for a Host this app does not answer to (DNS rebinding), 500 while ALLOWED_HOSTS is not valid. */
-function refuseHost(request: NextRequest): NextResponse | undefined {
-  if (!allowedHosts) {
-    try {
-      allowedHosts = readAllowedHosts();
-    } catch (err) {
-      allowedHosts = new Error(`ALLOWED_HOSTS: ${(err as Error).message}`);
-    }
-  }
+function refuseHost(request: NextRequest): Response | undefined {
+  const instance = request.nextUrl.pathname;
+  if (allowedHosts instanceof Error) return problemResponse(500, 'internal', 'Internal server error', allowedHosts.message, { instance });
   const host = request.headers.get('host') ?? undefined;
-  if (!(allowedHosts instanceof Error) && allowedHosts.allows(host)) return undefined;
-  const [status, title, detail] =
-    allowedHosts instanceof Error ? [500, 'Internal server error', allowedHosts.message] : [403, 'Forbidden', refusedHostDetail(host ?? '', 'ALLOWED_HOSTS')];
-  const type = status === 403 ? problemTypes.forbidden : problemTypes.internal;
-  return NextResponse.json({ type, title, status, detail, instance: request.nextUrl.pathname }, { status, headers: { 'Content-Type': 'application/problem+json' } });
+  if (allowedHosts.allows(host)) return undefined;
+  return problemResponse(403, 'forbidden', 'Forbidden', refusedHostDetail(host ?? '', 'ALLOWED_HOSTS'), { instance });
 }
 
 /**
