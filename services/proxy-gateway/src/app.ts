@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import { ApiRegistry, createAllowedHosts, createServiceApp, finishApp, refusedHostProblem, type Logger } from '@mockyard/service-kit';
 import type { ForwarderOptions } from './forwarding/forward-exchange';
 import type { SelfAddresses } from './forwarding/self-addresses';
+import { sendProblem } from './forwarding/send-problem';
 import { registerDocsRoutes } from './routes/docs.routes';
 import { registerHealthRoutes, type CaptureHealth } from './routes/health.routes';
 import { registerInternalRoutes, type InternalTargets } from './routes/internal.routes';
@@ -79,10 +80,7 @@ export function createApp(deps: GatewayDeps): GatewayApp {
  * (path without query: a /proxy target may carry secrets) so an operator sees why a name is refused.
  */
 function refuseHost(req: http.IncomingMessage, res: http.ServerResponse, logger: Logger): void {
-  const problem = refusedHostProblem(req.headers.host ?? '');
   logger.info({ host: req.headers.host, path: (req.url ?? '/').split('?')[0], status: 403 }, 'request refused: its Host is not in server.allowed-hosts');
   req.resume();
-  res.statusCode = problem.status;
-  res.setHeader('Content-Type', 'application/problem+json');
-  res.end(JSON.stringify(problem.toProblem(req.url)));
+  sendProblem(res, refusedHostProblem(req.headers.host ?? ''), req.url);
 }

@@ -4,6 +4,7 @@ import { HttpProblem, OutboundDeniedError, toForbiddenProblem, toHttpProblem, ty
 import { findClientAddress } from '../forwarding/client-address';
 import { forwardExchange, type ForwarderOptions } from '../forwarding/forward-exchange';
 import { parseAbsoluteTarget } from '../forwarding/parse-target';
+import { sendProblem } from '../forwarding/send-problem';
 import { portOf, type SelfAddresses } from '../forwarding/self-addresses';
 import { relayTunnel } from './relay-tunnel';
 
@@ -69,14 +70,4 @@ export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
     else socket.destroy();
   });
   return server;
-}
-
-function sendProblem(res: http.ServerResponse, problem: HttpProblem, instance?: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  res.statusCode = problem.status;
-  res.setHeader('Content-Type', 'application/problem+json');
-  res.end(JSON.stringify(problem.toProblem(instance)));
 }

@@ -7,6 +7,7 @@ import { findClientAddress } from '../forwarding/client-address';
 import { forwardExchange, type ForwarderOptions } from '../forwarding/forward-exchange';
 import { toLogSafeUrl } from '../forwarding/log-safe-url';
 import { parseProxyTarget } from '../forwarding/parse-target';
+import { sendProblem } from '../forwarding/send-problem';
 import { portOf, type SelfAddresses } from '../forwarding/self-addresses';
 
 export interface ProxyRouteDeps {
@@ -36,16 +37,9 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
     const url = req.url ?? '/proxy';
-    const sendProblem = (problem: HttpProblem) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (problem.status >= 500) deps.logger.debug({ requestId, status: problem.status, detail: toLogSafeUrl(problem.detail) }, 'proxy request failed');
-      res.statusCode = problem.status;
-      res.setHeader('X-Request-Id', requestId);
-      res.setHeader('Content-Type', 'application/problem+json');
-      res.end(JSON.stringify(problem.toProblem(url, requestId)));
+    const answerProblem = (problem: HttpProblem) => {
+      if (!res.headersSent && problem.status >= 500) deps.logger.debug({ requestId, status: problem.status, detail: toLogSafeUrl(problem.detail) }, 'proxy request failed');
+      sendProblem(res, problem, url, requestId);
     };
     try {
       const queryIndex = url.indexOf('?');
@@ -66,13 +60,13 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
           clientAddress: findClientAddress(req, deps.trustForwardedFor),
           forwarded: { clientAddress: req.socket.remoteAddress?.replace(/^::ffff:/, ''), proto: 'http', host: req.headers.host },
           extraResponseHeaders: [['X-Request-Id', requestId]],
-          sendProblem,
+          sendProblem: answerProblem,
         },
         deps.forwarder,
       );
     } catch (err) {
       req.resume();
-      sendProblem(err instanceof OutboundDeniedError ? toForbiddenProblem(err) : toHttpProblem(err));
+      answerProblem(err instanceof OutboundDeniedError ? toForbiddenProblem(err) : toHttpProblem(err));
     }
   };
 }
