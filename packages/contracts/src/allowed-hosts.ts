@@ -50,7 +50,7 @@ export class AllowedHosts {
     if (host.startsWith('[')) return /^\[[0-9a-f:.]+(%[\w.-]+)?\](:\d*)?$/i.test(host); // an IPv6 literal
     const name = normalizeName(host.replace(/:\d*$/, ''));
     if (IPV4.test(name)) return true;
-    if (!HOST_NAME.test(name)) return false;
+    if (!HOST_NAME_PATTERN.test(name)) return false;
     if (!name.includes('.') || name === 'localhost' || name.endsWith('.localhost')) return true;
     return this.names.has(name) || this.suffixes.some((suffix) => name.endsWith(suffix));
   }
@@ -60,7 +60,7 @@ export class AllowedHosts {
 export function allowedHostEntryProblem(entry: string): string | undefined {
   const e = entry.trim();
   if (e === '*') return undefined;
-  if (e.startsWith('*.') ? HOST_NAME.test(e.slice(2).replace(/\.$/, '')) : HOST_NAME.test(e.replace(/\.$/, ''))) return undefined;
+  if (HOST_NAME_PATTERN.test(e.startsWith('*.') ? e.slice(2) : e)) return undefined;
   return `${JSON.stringify(entry)} is not a host name, *.suffix or *`;
 }
 
@@ -70,7 +70,12 @@ export function refusedHostDetail(host: string, setting: string): string {
 }
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
-const HOST_NAME = /^[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*$/i;
+
+/**
+ * A DNS host name (RFC 1123 labels of 1–63 letters, digits, `_` or inner `-`; 253 at most; a final dot
+ * allowed): the one definition the allowed-hosts list and the outbound policy share.
+ */
+export const HOST_NAME_PATTERN = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
 
 function normalizeName(name: string): string {
   return name.toLowerCase().replace(/\.$/, '');

@@ -1,6 +1,7 @@
 import dns, { type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import net from 'node:net';
 import type { RefinementCtx } from 'zod';
+import { HOST_NAME_PATTERN } from '@mockyard/contracts';
 import { HttpProblem } from './http-problem';
 
 /**
@@ -191,8 +192,6 @@ export class OutboundPolicy {
   };
 }
 
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
-
 function parseRule(raw: string, key: string): Rule {
   const entry = raw.trim();
   const cidr = /^(.+)\/(\d{1,3})$/.exec(entry);
@@ -213,10 +212,10 @@ function parseRule(raw: string, key: string): Rule {
   }
   if (entry.startsWith('*.')) {
     const suffix = entry.slice(1).toLowerCase();
-    if (!HOST_NAME.test(suffix.slice(1))) throw new Error(`${key}: ${JSON.stringify(entry)} is not a valid *.suffix wildcard`);
+    if (!HOST_NAME_PATTERN.test(suffix.slice(1))) throw new Error(`${key}: ${JSON.stringify(entry)} is not a valid *.suffix wildcard`);
     return { entry, matchName: (name) => name.endsWith(suffix) };
   }
-  if (!HOST_NAME.test(entry)) throw new Error(`${key}: ${JSON.stringify(entry)} is not a host name, *.suffix, IP address or CIDR`);
+  if (!HOST_NAME_PATTERN.test(entry)) throw new Error(`${key}: ${JSON.stringify(entry)} is not a host name, *.suffix, IP address or CIDR`);
   const name = entry.toLowerCase().replace(/\.$/, '');
   return { entry, matchName: (candidate) => candidate === name };
 }
