@@ -38,6 +38,13 @@ export const commonFields = {
     default: 10000,
     doc: 'milliseconds allowed for draining on SIGTERM before the process exits anyway',
   },
+  heapGrowingPercent: {
+    keys: ['node.heap-growing-percent'],
+    env: ['NODE_HEAP_GROWING_PERCENT'],
+    schema: configSchemas.nonNegativeInt,
+    default: 100,
+    doc: 'how far (in %) the V8 old generation may grow past what was live after a major collection before the next one (V8 --heap-growing-percent, which NODE_OPTIONS does not take); lower holds RSS closer to the live heap for more collections, 0 = V8\'s own heuristic (up to 300%)',
+  },
 } satisfies Record<string, ConfigField>;
 
 export const datasourceField = {

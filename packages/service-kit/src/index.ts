@@ -10,3 +10,4 @@ export * from './handle-signals';
 export * from './outbound-policy';
 export * from './host-guard';
 export * from './wait-for-drain';
+export * from './set-heap-growing-percent';

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { ConfigError } from '@mockyard/config';
-import { createLogger, createShutdown, handleSignals, OutboundPolicy, startServer } from '@mockyard/service-kit';
+import { createLogger, createShutdown, handleSignals, OutboundPolicy, setHeapGrowingPercent, startServer } from '@mockyard/service-kit';
 import { startHubRegistration } from './adapters/hub-registration.client';
 import { createTrafficPublisher } from './adapters/traffic.publisher';
 import { createEngineApp } from './app';
@@ -18,6 +18,7 @@ function collectSystemValues(patterns: string[]): Record<string, string> {
 
 async function main() {
   const config = loadEngineConfig({ env: process.env });
+  setHeapGrowingPercent(config.heapGrowingPercent);
   const logger = createLogger({ service: 'engine', level: config.logLevel });
   const shutdown = createShutdown(logger, config.shutdownTimeoutMs);
   handleSignals(process, shutdown);

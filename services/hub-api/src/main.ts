@@ -1,10 +1,11 @@
 import { ConfigError } from '@mockyard/config';
-import { createLogger, createShutdown, handleSignals, startServer } from '@mockyard/service-kit';
+import { createLogger, createShutdown, handleSignals, setHeapGrowingPercent, startServer } from '@mockyard/service-kit';
 import { loadHubConfig } from './config';
 import { createHub } from './create-hub';
 
 async function main() {
   const config = loadHubConfig({ env: process.env });
+  setHeapGrowingPercent(config.heapGrowingPercent);
   const logger = createLogger({ service: 'hub-api', level: config.logLevel });
   const shutdown = createShutdown(logger, config.shutdownTimeoutMs);
   handleSignals(process, shutdown);

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { ConfigError } from '@mockyard/config';
-import { createLogger, createShutdown, handleSignals } from '@mockyard/service-kit';
+import { createLogger, createShutdown, handleSignals, setHeapGrowingPercent } from '@mockyard/service-kit';
 import { loadGatewayConfig } from './config';
 import { runPrimary } from './workers/run-primary';
 import { availableCpus, resolveWorkerCount } from './workers/worker-count';
@@ -8,6 +8,7 @@ import { WORKER_INDEX_ENV } from './workers/worker-messages';
 
 async function main() {
   const config = loadGatewayConfig({ env: process.env });
+  setHeapGrowingPercent(config.heapGrowingPercent);
   const logger = createLogger({ service: 'proxy-gateway', level: config.logLevel });
   const workers = resolveWorkerCount(config.workers, availableCpus());
   if (workers > 1 && cluster.isPrimary) {

@@ -1,11 +1,12 @@
 import { ConfigError } from '@mockyard/config';
 import { createDbClient } from '@mockyard/db';
-import { createLogger, createShutdown, handleSignals, startServer } from '@mockyard/service-kit';
+import { createLogger, createShutdown, handleSignals, setHeapGrowingPercent, startServer } from '@mockyard/service-kit';
 import { loadLoggerConfig } from './config';
 import { createTrafficLogger } from './traffic-logger';
 
 async function main() {
   const config = loadLoggerConfig({ env: process.env });
+  setHeapGrowingPercent(config.heapGrowingPercent);
   const logger = createLogger({ service: 'traffic-logger', level: config.logLevel });
   const shutdown = createShutdown(logger, config.shutdownTimeoutMs);
   handleSignals(process, shutdown);
