@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import type { TrafficEvent } from '@mockyard/contracts';
-import { encodeEventJson, publisherRedisOptions, splitIntoEntries, Spool, TrafficPublisher } from './traffic-publisher';
+import { encodeEventJson, publisherRedisOptions, splitIntoEntries, Spool, streamMaxEntries, TrafficPublisher } from './traffic-publisher';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -194,5 +194,20 @@ describe('splitIntoEntries', () => {
     expect(entries.map((x) => x.length)).toEqual([3, 1, 1]);
     expect(entries.flat()).toEqual(events);
     expect(splitIntoEntries([], 1)).toEqual([]);
+  });
+});
+
+describe('streamMaxEntries', () => {
+  const entryOf = (events: number, bytesEach: number) => Array.from({ length: events }, () => ({ size: bytesEach }));
+  it.each([
+    // events in the entry, bytes each, cap in events, cap in bytes, MAXLEN in entries
+    [1, 500, 100_000, 512 * 1024 * 1024, 100_000], // small events: the cap in events binds
+    [200, 1000, 100_000, 512 * 1024 * 1024, 500],
+    [2, 100 * 1024, 100_000, 512 * 1024 * 1024, 2621], // 100 KiB bodies: the cap in bytes binds (~512 MiB)
+    [1, 300 * 1024, 100_000, 512 * 1024 * 1024, 1747],
+    [3, 10, 100, 1_000_000, 34], // rounds the cap in events up, as before
+    [1, 2 * 1024 * 1024, 100_000, 1024 * 1024, 1], // one entry larger than the whole cap: keep that one
+  ])('an entry of %p events of %p bytes under caps of %p events and %p bytes: MAXLEN %p', (events, bytesEach, maxEvents, maxBytes, expected) => {
+    expect(streamMaxEntries(entryOf(events, bytesEach), maxEvents, maxBytes)).toBe(expected);
   });
 });

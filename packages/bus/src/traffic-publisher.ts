@@ -25,6 +25,12 @@ export interface TrafficPublisherOptions {
    * `MAXLEN ~ maxStreamLength / (events in that entry)` entries.
    */
   maxStreamLength?: number;
+  /**
+   * Approximate cap of the stream, in bytes of events (default 512 MiB): each XADD also trims the stream to
+   * as many entries as fit in it at that entry's size. A cap in events alone let 100 KiB bodies fill Redis
+   * with ~10 GB (100,000 events), and Redis then spent a tenth of the machine's CPU faulting in fresh pages.
+   */
+  maxStreamBytes?: number;
   /** In-memory buffer bounds; past either, the buffer is moved to the spool. */
   maxBufferedEvents?: number;
   maxBufferedBytes?: number;
@@ -98,6 +104,9 @@ const BATCH_MAX_BYTES = 4 * 1024 * 1024;
  */
 const ENTRY_MAX_BYTES = 256 * 1024;
 
+/** Default of `maxStreamBytes`. */
+export const DEFAULT_MAX_STREAM_BYTES = 512 * 1024 * 1024;
+
 /** Longest silence between two "buffer over its bound" warnings while it keeps happening. */
 const OVERFLOW_WARN_INTERVAL_MS = 10_000;
 
@@ -122,6 +131,7 @@ function capLinesToBytes<T extends { line: string }>(lines: T[], maxBytes: numbe
 export class TrafficPublisher {
   private readonly stream: string;
   private readonly maxStreamLength: number;
+  private readonly maxStreamBytes: number;
   private readonly maxBufferedEvents: number;
   private readonly maxBufferedBytes: number;
   private readonly batchSize: number;
@@ -149,6 +159,7 @@ export class TrafficPublisher {
   constructor(private readonly options: TrafficPublisherOptions) {
     this.stream = redisKeys(options.prefix).trafficStream;
     this.maxStreamLength = options.maxStreamLength ?? 100_000;
+    this.maxStreamBytes = options.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES;
     this.maxBufferedEvents = options.maxBufferedEvents ?? 10_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 64 * 1024 * 1024;
     this.batchSize = options.batchSize ?? 200;
@@ -398,7 +409,8 @@ export class TrafficPublisher {
   /**
    * XADDs `events` in one round trip, as entries of up to ENTRY_MAX_BYTES of events each (a batch of
    * small events is a single entry: one command per batch instead of one per event, less work for the
-   * gateway, Redis and the loggers). Each entry's MAXLEN is the cap in events over the events in it. The
+   * gateway, Redis and the loggers). Each entry's MAXLEN comes from the caps in events and in bytes
+   * (streamMaxEntries). The
    * commands are written into the corked socket and go out in one writev, without a pipeline's
    * concatenation of all of them, nor ioredis's concatenation of each command (UncopiedCommand).
    */
@@ -409,7 +421,10 @@ export class TrafficPublisher {
     socket?.cork();
     let replies: Promise<unknown>[];
     try {
-      replies = entries.map((entry) => UncopiedCommand.send(redis, 'xadd', [this.stream, 'MAXLEN', '~', String(Math.max(1, Math.ceil(this.maxStreamLength / entry.length))), '*', ...streamEntryFields(entry)]));
+      replies = entries.map((entry) => {
+        const maxEntries = streamMaxEntries(entry, this.maxStreamLength, this.maxStreamBytes);
+        return UncopiedCommand.send(redis, 'xadd', [this.stream, 'MAXLEN', '~', String(maxEntries), '*', ...streamEntryFields(entry)]);
+      });
     } finally {
       socket?.uncork();
     }
@@ -457,6 +472,17 @@ export class TrafficPublisher {
       this.options.logger.warn({ eventId: e.id, spoolPendingBytes: this.options.spool.pendingBytes }, 'traffic event dropped: spool full');
     }
   }
+}
+
+/**
+ * MAXLEN for the XADD of `entry`: the stream's caps in events and in bytes as a number of entries like this
+ * one (at least 1). Entries of one publisher are alike under steady traffic; where sizes mix, each XADD
+ * trims by its own entry's size, so the caps hold approximately, as `MAXLEN ~` does anyway.
+ */
+export function streamMaxEntries(entry: readonly Pick<Outgoing, 'size'>[], maxEvents: number, maxBytes: number): number {
+  let bytes = 0;
+  for (const e of entry) bytes += e.size;
+  return Math.max(1, Math.min(Math.ceil(maxEvents / entry.length), Math.floor(maxBytes / Math.max(1, bytes))));
 }
 
 /** Consecutive runs of `events` of at most `maxBytes` each (at least one event per run). */

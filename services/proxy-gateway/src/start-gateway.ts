@@ -44,6 +44,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, worker
       spool: openWorkerSpool({ dir: config.captureSpoolDir, maxBytes: config.captureSpoolMaxBytes, index: worker?.index ?? 0, count: worker?.count ?? 1, logger }),
       logger,
       maxStreamLength: config.captureStreamMaxLength,
+      maxStreamBytes: config.captureStreamMaxBytes,
       maxBufferedEvents: config.captureBufferEvents,
       maxBufferedBytes: config.captureBufferBytes,
     });
