@@ -132,7 +132,7 @@ describe('proxy-gateway with several worker processes (proxy.workers)', () => {
     const replacement = gateway.workers.get(1)!;
     expect(alive(replacement)).toBe(true);
     // every worker, the replacement too, runs with the GC flags of WORKER_NODE_FLAGS
-    for (const pid of gateway.workers.values()) expect(nodeFlagsOf(pid)).toEqual(['--single-threaded-gc', '--initial-old-space-size=128']);
+    for (const pid of gateway.workers.values()) expect(nodeFlagsOf(pid)).toEqual(['--single-threaded-gc', '--initial-old-space-size=64']);
 
     for (let i = 0; i < 6; i++) {
       const res = await fetch(`http://127.0.0.1:${gateway.port}/proxy?url=${encodeURIComponent(`${upstream.url}/echo`)}`, { headers: { connection: 'close' } });
@@ -162,7 +162,7 @@ describe('proxy-gateway with several worker processes (proxy.workers)', () => {
     gateway = await startGatewayProcess({ REDIS_URL: redis.url, REDIS_PREFIX: `${redis.prefix}:flags`, CAPTURE_SPOOL_DIR: spoolDir }, ['--no-single-threaded-gc', '--max-semi-space-size=8']);
     await waitUntil(() => gateway!.workers.size === 2, 'two workers listening');
     // V8 takes the last of two contradicting flags
-    for (const pid of gateway.workers.values()) expect(nodeFlagsOf(pid)).toEqual(['--single-threaded-gc', '--initial-old-space-size=128', '--no-single-threaded-gc', '--max-semi-space-size=8']);
+    for (const pid of gateway.workers.values()) expect(nodeFlagsOf(pid)).toEqual(['--single-threaded-gc', '--initial-old-space-size=64', '--no-single-threaded-gc', '--max-semi-space-size=8']);
     const res = await fetch(`http://127.0.0.1:${gateway.port}/proxy?url=${encodeURIComponent(`${upstream.url}/echo`)}`, { headers: { connection: 'close' } });
     expect(res.status).toBe(200);
   });

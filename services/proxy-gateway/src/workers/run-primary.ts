@@ -8,14 +8,19 @@ import { isWorkerMessage, WORKER_INDEX_ENV, type WorkerMessage } from './worker-
  * V8 flags every worker starts with (BENCHMARKS.md, "GC flags of the gateway's workers", has the measurements).
  * `--single-threaded-gc`: the workers are already one per CPU, so V8's helper threads for parallel scavenges and
  * concurrent marking (four per process) only competed with the other workers for the same cores, and a
- * scavenge whose helpers were descheduled stalled its main thread with them. `--initial-old-space-size=128`:
+ * scavenge whose helpers were descheduled stalled its main thread with them. `--initial-old-space-size=64`:
  * V8 sizes the old generation's limit from the ~20 MB of live objects (~45 MB) and counts the off-heap Buffer
  * memory not yet collected against it, which at 100 KiB bodies swings by 25–50 MB between young collections,
- * so a worker ran several major collections a second; a 128 MB floor leaves room for the swing. Both come
- * before the node flags the gateway itself was started with, which therefore win (`--no-single-threaded-gc`,
+ * so a worker ran several major collections a second; a floor leaves room for the swing. It was 128 MB until
+ * the floor itself showed as the gateway's footprint: with small bodies a worker's heap grows to the floor
+ * before its first major collection, so at 3,000 requests/s the gateway's private memory went 342 MB after
+ * 60 s and 367 MB after 150 s (over 300 MB RSS), against 235 and 238 MB with 64 (224 with no floor). The
+ * price is at 100 KiB: 128 served 1.12x the requests/s of 64 there, 64 1.04x of no floor (same-run A/Bs,
+ * BENCHMARKS.md, "The workers' old-generation floor"). Both come before
+ * the node flags the gateway itself was started with, which therefore win (`--no-single-threaded-gc`,
  * `--initial-old-space-size=0` restore V8's defaults).
  */
-export const WORKER_NODE_FLAGS = ['--single-threaded-gc', '--initial-old-space-size=128'];
+export const WORKER_NODE_FLAGS = ['--single-threaded-gc', '--initial-old-space-size=64'];
 
 export interface PrimaryOptions {
   workers: number;
