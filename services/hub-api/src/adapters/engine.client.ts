@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import axios, { AxiosError, type AxiosInstance } from 'axios';
+import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import CircuitBreaker from 'opossum';
 import type { Logger } from '@mockyard/service-kit';
 import type { EngineAdmin, EngineCall, EngineProbe, EngineReply } from '../domain/engine-admin';
@@ -15,6 +15,31 @@ export interface EngineClientOptions {
   apiKey?: string;
   breaker: { volumeThreshold: number; errorThresholdPercentage: number; resetTimeoutMs: number; rollingWindowMs: number };
   logger: Logger;
+  /**
+   * A pooled connection idle this long is closed (default 5000, as Node's global agent), or 1 s before the
+   * engine's own `Keep-Alive: timeout=` hint when that is shorter. Without it the hub reused connections the
+   * engine was closing at its keep-alive timeout (Node's 5 s), and a call failed with ECONNRESET (502).
+   */
+  idleSocketTimeoutMs?: number;
+}
+
+/** Methods a request may be sent again for (RFC 9110 §9.2.2): the engine did nothing, or nothing more, the first time. */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * The engine closed a kept-alive connection as the hub sent on it (the race the idle timeout makes rare): the
+ * request never reached the engine's handler, so an idempotent one is sent once more on a new connection.
+ */
+function isStaleConnectionReset(err: unknown, method: string): boolean {
+  return err instanceof AxiosError && err.code === 'ECONNRESET' && (err.request as http.ClientRequest | undefined)?.reusedSocket === true && IDEMPOTENT_METHODS.has(method.toUpperCase());
+}
+
+/** `instance.request(config)`, sent once more when it met a stale kept-alive connection (isStaleConnectionReset). */
+function requestOnLiveConnection(instance: AxiosInstance, config: AxiosRequestConfig & { method: string }): Promise<AxiosResponse> {
+  return instance.request(config).catch((err: unknown) => {
+    if (isStaleConnectionReset(err, config.method)) return instance.request(config);
+    throw err;
+  });
 }
 
 /** The header Mockyard engines read their admin key from (engine.admin-api-key). */
@@ -44,11 +69,13 @@ class EngineServerError extends Error {
  */
 export class EngineClientPool implements EngineAdmin {
   private readonly clients = new Map<string, Client>();
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
 
   constructor(private readonly options: EngineClientOptions) {
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 32, rejectUnauthorized: !options.insecureTls });
+    const pooling = { keepAlive: true, maxSockets: 32, timeout: options.idleSocketTimeoutMs ?? 5000 };
+    this.httpAgent = new http.Agent(pooling);
+    this.httpsAgent = new https.Agent({ ...pooling, rejectUnauthorized: !options.insecureTls });
   }
 
   async call(engine: EngineRef, call: EngineCall): Promise<EngineReply> {
@@ -72,7 +99,7 @@ export class EngineClientPool implements EngineAdmin {
     const started = process.hrtime.bigint();
     const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
     try {
-      const res = await client.http.request({ method: 'GET', url: '/mappings', params: { limit: 1 }, timeout: timeoutMs });
+      const res = await requestOnLiveConnection(client.http, { method: 'GET', url: '/mappings', params: { limit: 1 }, timeout: timeoutMs });
       const responseTimeMs = elapsed();
       if (res.status === 401 || res.status === 403) return { isUp: false, stubCount: null, responseTimeMs, error: this.describeRefusedKey(engine, res.status) };
       if (res.status !== 200) return { isUp: false, stubCount: null, responseTimeMs, error: `GET /__admin/mappings answered ${res.status}` };
@@ -119,7 +146,7 @@ export class EngineClientPool implements EngineAdmin {
       headers: { Accept: 'application/json', ...(this.options.apiKey ? { [ENGINE_KEY_HEADER]: this.options.apiKey } : {}) },
     });
     const action = async (call: EngineCall): Promise<EngineReply> => {
-      const res = await instance.request({ method: call.method, url: call.path, params: call.query, data: call.body });
+      const res = await requestOnLiveConnection(instance, { method: call.method, url: call.path, params: call.query, data: call.body });
       if (res.status >= 500) throw new EngineServerError(res.status, res.data);
       const location = typeof res.headers.location === 'string' ? res.headers.location : undefined;
       return { status: res.status, body: res.data === '' ? undefined : res.data, ...(location ? { location } : {}) };
