@@ -61,6 +61,31 @@ describe('one public address: internal routes, docs, health and metrics', () => 
     expect(json(res)).toMatchObject({ service, method, url: path, ...(method === 'POST' ? { body: '{"jsonrpc":"2.0"}' } : {}), forwardedFor: expect.stringContaining('127.0.0.1') });
   });
 
+  it("closes a kept-alive connection to a service 1 s before the service's Keep-Alive timeout hint", async () => {
+    // A service announcing `Keep-Alive: timeout=2` closes connections idle for 2 s; sending on one as it does
+    // fails with ECONNRESET (a 502). The gateway's pool closes them after 1 s idle: the request after a 1.3 s
+    // pause goes on a new connection (on the old one, without the pool's timeout).
+    let connections = 0;
+    const service = http.createServer((_req, res) => res.end('{}'));
+    service.keepAliveTimeout = 2000;
+    service.on('connection', () => connections++);
+    const started = await startServer(service, 0);
+    const shortLived = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: `${redis.prefix}:ka`, LOGGER_URL: started.url, HUB_API_URL: hub.url, WEB_URL: web.url });
+    // the client asks for keep-alive, or the gateway would pass on its Connection: close
+    const get = () => call(`${shortLived.url}/api/requests`, { headers: { Connection: 'keep-alive' } });
+    try {
+      expect((await get()).status).toBe(200);
+      expect((await get()).status).toBe(200);
+      expect(connections).toBe(1);
+      await new Promise((r) => setTimeout(r, 1300));
+      expect((await get()).status).toBe(200);
+      expect(connections).toBe(2);
+    } finally {
+      await shortLived.stop();
+      await started.close(100);
+    }
+  });
+
   it('serves the merged OpenAPI document and an HTML list of operations', async () => {
     const doc = json<{ paths: Record<string, Record<string, unknown>> }>(await call(`${gateway.url}/openapi.json`));
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/proxy', '/health/ready', '/metrics', '/api/requests', '/api/responses', '/hub/admin/servers']));

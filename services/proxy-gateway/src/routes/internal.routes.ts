@@ -37,7 +37,9 @@ export function buildInternalRoutes(targets: InternalTargets): Route[] {
  */
 export function registerInternalRoutes(app: Express, targets: InternalTargets, logger: Logger): InternalRouter {
   const routes = buildInternalRoutes(targets);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+  // As Node's global agent: a pooled connection idle for 5 s (or 1 s less than a service's `Keep-Alive: timeout=`
+  // hint) is closed, so the gateway does not send on a connection the service is closing at its keep-alive timeout.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 128, timeout: 5000 });
   const proxy = createProxyServer({ agent, xfwd: true, changeOrigin: false });
   proxy.on('error', (err, _req, res) => {
     logger.warn({ err: (err as Error).message }, 'internal route failed');
