@@ -11,3 +11,4 @@ export * from './outbound-policy';
 export * from './host-guard';
 export * from './wait-for-drain';
 export * from './set-heap-growing-percent';
+export * from './idempotent-methods';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import CircuitBreaker from 'opossum';
-import type { Logger } from '@mockyard/service-kit';
+import { IDEMPOTENT_METHODS, type Logger } from '@mockyard/service-kit';
 import type { EngineAdmin, EngineCall, EngineProbe, EngineReply } from '../domain/engine-admin';
 import type { EngineRef } from '../domain/engine-ref';
 import { EngineFailedError, EngineRejectedError, EngineTimeoutError, EngineUnavailableError, EngineUnreachableError } from '../domain/hub-errors';
@@ -22,9 +22,6 @@ export interface EngineClientOptions {
    */
   idleSocketTimeoutMs?: number;
 }
-
-/** Methods a request may be sent again for (RFC 9110 §9.2.2): the engine did nothing, or nothing more, the first time. */
-const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /**
  * The engine closed a kept-alive connection as the hub sent on it (the race the idle timeout makes rare): the

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { randomUUID } from 'node:crypto';
 import { DETACHED_BODY_MIN_BYTES, type DeferredTrafficEvent, type DetachedBodies } from '@mockyard/bus';
 import type { TrafficEvent, TrafficSource } from '@mockyard/contracts';
-import type { HttpProblem, Logger, OutboundPolicy } from '@mockyard/service-kit';
+import { IDEMPOTENT_METHODS, type HttpProblem, type Logger, type OutboundPolicy } from '@mockyard/service-kit';
 import { BodyRecorder } from '../capture/body-recorder';
 import { buildTrafficEvent, captureBody } from '../capture/build-traffic-event';
 import { buildUpstreamHeaders, filterRawHeaders, toRawHeaders, type ForwardedFor } from './forwarding-headers';
@@ -46,8 +46,6 @@ export interface ExchangeContext {
   /** Answers with a problem; only called while nothing has been sent to the client. */
   sendProblem(problem: HttpProblem): void;
 }
-
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE', 'TRACE', 'PUT']);
 
 /**
  * Forwards one request to `target` and streams the answer back, as a short list of steps:
@@ -154,7 +152,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
           }
           // A pooled keep-alive socket the target had already closed: safe to resend a bodyless request once,
           // over a connection of its own (a target closes its idle sockets together: another pooled one may be dead too).
-          if (dispatcher === options.dispatcher && options.freshDispatcher && !sendsBody && IDEMPOTENT.has(req.method ?? '') && !abortReason && !res.destroyed && RESET_CODES.has(err.code ?? '')) {
+          if (dispatcher === options.dispatcher && options.freshDispatcher && !sendsBody && IDEMPOTENT_METHODS.has(req.method ?? '') && !abortReason && !res.destroyed && RESET_CODES.has(err.code ?? '')) {
             upstream = openUpstream(options.freshDispatcher);
             return;
           }
