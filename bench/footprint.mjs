@@ -31,7 +31,7 @@ import path from 'node:path';
 import { startBareServer } from './lib/bare-server.mjs';
 import { createBenchDatabase, createBenchRedisPrefix } from './lib/infra.mjs';
 import { round, runAutocannon } from './lib/load.mjs';
-import { boundRuntime, freePort, readMemory, sampleRss, sleep, startProcess, waitHealthy } from './lib/process.mjs';
+import { boundRuntime, freePort, halvesMax, readMemory, sampleRss, sleep, startProcess, waitHealthy } from './lib/process.mjs';
 import { checksTable, describeMachine, envNumber, log, machineLine, repoRoot, table, writeResults } from './lib/results.mjs';
 import { TARGET_BODY, TARGET_PATH, buildStubs } from './engine/targets.mjs';
 
@@ -117,6 +117,7 @@ async function main() {
       r.maxMb = Math.max(during.max[r.name], settled.max[r.name]);
       r.maxSummedMb = Math.max(during.maxSummed[r.name], settled.maxSummed[r.name]);
       r.afterMb = settled.last[r.name];
+      r.halves = halvesMax(during.series[r.name]);
     }
     // a service that died under load (e.g. out of memory) would otherwise just stop being sampled
     for (const r of rows) {
@@ -144,9 +145,15 @@ async function main() {
       processes: r.processes,
       maxSummedMb: round(r.maxSummedMb, 1),
       afterMb: round(r.afterMb, 1),
+      firstHalfMaxMb: round(r.halves.first, 1),
+      secondHalfMaxMb: round(r.halves.second, 1),
       maxVsBare: r === bareRow ? 1 : round(r.maxMb / bareRow.maxMb, 1),
       underLimit: r.maxMb < limitMb,
     }));
+    // Memory a service still gains in the second half of the load would go on past the run's end: say so.
+    for (const r of table1) {
+      if (r.secondHalfMaxMb > r.firstHalfMaxMb * 1.1) notes.push(`${r.service}: RSS still rising through the load (max ${r.firstHalfMaxMb} MB in its first half, ${r.secondHalfMaxMb} MB in its second): run longer (BENCH_DURATION_S) before trusting its max`);
+    }
     const machine = describeMachine();
     const report = { scenario: 'footprint', when: new Date().toISOString(), machine, settings: { durationS, idleS, settleS, connections, journalMax, stubCount, limitMb }, services: table1, load, journalTotal, notes };
     const checks = table1.filter((r) => r.service !== bareRow.name).map((r) => ({ target: `${r.service}: RSS < ${limitMb} MB through the load run`, value: `${r.maxMb} MB`, threshold: `${limitMb} MB`, met: r.underLimit }));
@@ -156,12 +163,12 @@ async function main() {
       '',
       `${report.when} — ${machineLine(machine)} at the end. Command: \`node bench/footprint.mjs\` (BENCH_DURATION_S=${durationS}).`,
       '',
-      `Each service started as a process (built dist), one after the other; start-up = spawn to first healthy answer. Idle RSS ${idleS} s after the last start (engine holding ${stubCount + 2} stubs); max = highest RSS sampled every 250 ms through ${durationS} s of load and ${settleS} s after; after = ${settleS} s after the load. RSS of a service that runs as several processes (the gateway's workers) counts each page once: their private pages plus the pages they share with other processes (the node binary, ~45 MB each process maps) once, from /proc/<pid>/smaps_rollup; "max VmRSS summed" adds up each process's own VmRSS, shared pages once per process. Load, all at once: ${connections} connections through the gateway's \`/proxy?url=\` to the engine (captured → Redis → logger → PostgreSQL): ${load.gatewayProxy.rps} req/s; ${connections} connections straight to the engine (journal on, bound ${journalMax}): ${load.engineDirect.rps} req/s; 1 connection of \`GET /hub/admin/mappings\` (${load.hubManagement.rps} req/s) and of \`GET /api/requests\` (${load.loggerReads.rps} req/s); 2 connections to the bare server.`,
+      `Each service started as a process (built dist), one after the other; start-up = spawn to first healthy answer. Idle RSS ${idleS} s after the last start (engine holding ${stubCount + 2} stubs); max = highest RSS sampled every 250 ms through ${durationS} s of load and ${settleS} s after; halves = the highest in the first and in the second half of the load (a second half more than 10% above the first is noted below the table: memory still rising); after = ${settleS} s after the load. RSS of a service that runs as several processes (the gateway's workers) counts each page once: their private pages plus the pages they share with other processes (the node binary, ~45 MB each process maps) once, from /proc/<pid>/smaps_rollup; "max VmRSS summed" adds up each process's own VmRSS, shared pages once per process. Load, all at once: ${connections} connections through the gateway's \`/proxy?url=\` to the engine (captured → Redis → logger → PostgreSQL): ${load.gatewayProxy.rps} req/s; ${connections} connections straight to the engine (journal on, bound ${journalMax}): ${load.engineDirect.rps} req/s; 1 connection of \`GET /hub/admin/mappings\` (${load.hubManagement.rps} req/s) and of \`GET /api/requests\` (${load.loggerReads.rps} req/s); 2 connections to the bare server.`,
       '',
       table(
-        ['service', 'start-up ms', 'idle RSS MB', 'max RSS MB', 'after MB', 'max vs bare', `< ${limitMb} MB`, 'processes', 'max VmRSS summed MB'],
-        table1.map((r) => [r.service, r.startMs, r.idleMb, r.maxMb, r.afterMb, r.maxVsBare, r.underLimit ? 'yes' : 'NO', r.processes, r.maxSummedMb]),
-        ['---', '---:', '---:', '---:', '---:', '---:', '---', '---:', '---:'],
+        ['service', 'start-up ms', 'idle RSS MB', 'max RSS MB', 'halves MB', 'after MB', 'max vs bare', `< ${limitMb} MB`, 'processes', 'max VmRSS summed MB'],
+        table1.map((r) => [r.service, r.startMs, r.idleMb, r.maxMb, `${r.firstHalfMaxMb} → ${r.secondHalfMaxMb}`, r.afterMb, r.maxVsBare, r.underLimit ? 'yes' : 'NO', r.processes, r.maxSummedMb]),
+        ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---', '---:', '---:'],
       ),
       '',
       checksTable(checks),

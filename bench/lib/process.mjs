@@ -173,10 +173,18 @@ export function childPids(pid) {
  * Samples the memory of each `{name, pid}` every `intervalMs` until `stop()`; returns per name the max and
  * the last `rss` (shared pages once, see readMemory) and the max `summed` VmRSS.
  */
+/** Highest RSS of each half of a series of samples: a second half above the first says memory still grew. */
+export function halvesMax(samples) {
+  const mid = Math.floor(samples.length / 2);
+  return { first: Math.max(0, ...samples.slice(0, mid)), second: Math.max(0, ...samples.slice(mid)) };
+}
+
 export function sampleRss(procs, intervalMs = 250) {
   const max = Object.fromEntries(procs.map((p) => [p.name, 0]));
   const maxSummed = Object.fromEntries(procs.map((p) => [p.name, 0]));
   const last = {};
+  /** Every sample, in order, per name: the RSS trend over the run. */
+  const series = Object.fromEntries(procs.map((p) => [p.name, []]));
   const take = () => {
     for (const p of procs) {
       const m = readMemory(p.pid);
@@ -184,6 +192,7 @@ export function sampleRss(procs, intervalMs = 250) {
         max[p.name] = Math.max(max[p.name], m.rss);
         maxSummed[p.name] = Math.max(maxSummed[p.name], m.summed);
         last[p.name] = m.rss;
+        series[p.name].push(m.rss);
       }
     }
   };
@@ -193,7 +202,7 @@ export function sampleRss(procs, intervalMs = 250) {
     stop: () => {
       clearInterval(timer);
       take();
-      return { max, maxSummed, last };
+      return { max, maxSummed, last, series };
     },
   };
 }
