@@ -12,3 +12,4 @@ export * from './host-guard';
 export * from './wait-for-drain';
 export * from './set-heap-growing-percent';
 export * from './idempotent-methods';
+export * from './pooled-agent-options';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { MatchableRequest } from '@mockyard/matching';
-import type { OutboundPolicy } from '@mockyard/service-kit';
+import { POOLED_AGENT_OPTIONS, type OutboundPolicy } from '@mockyard/service-kit';
 import type { ProxyTarget } from './resolve-response';
 
 export interface UpstreamResponse {
@@ -51,7 +51,7 @@ export interface ProxyConnections {
  */
 export function createProxyConnections(outbound: OutboundPolicy): ProxyConnections {
   // as Node's global agent, plus the policy's lookup for every new socket
-  const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: 5000, lookup: outbound.lookup };
+  const options = { ...POOLED_AGENT_OPTIONS, lookup: outbound.lookup };
   const agents = { http: new http.Agent(options), https: new https.Agent(options) };
   return {
     outbound,

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import CircuitBreaker from 'opossum';
-import { IDEMPOTENT_METHODS, type Logger } from '@mockyard/service-kit';
+import { IDEMPOTENT_METHODS, POOLED_AGENT_OPTIONS, type Logger } from '@mockyard/service-kit';
 import type { EngineAdmin, EngineCall, EngineProbe, EngineReply } from '../domain/engine-admin';
 import type { EngineRef } from '../domain/engine-ref';
 import { EngineFailedError, EngineRejectedError, EngineTimeoutError, EngineUnavailableError, EngineUnreachableError } from '../domain/hub-errors';
@@ -16,7 +16,7 @@ export interface EngineClientOptions {
   breaker: { volumeThreshold: number; errorThresholdPercentage: number; resetTimeoutMs: number; rollingWindowMs: number };
   logger: Logger;
   /**
-   * A pooled connection idle this long is closed (default 5000, as Node's global agent), or 1 s before the
+   * A pooled connection idle this long is closed (default POOLED_AGENT_OPTIONS.timeout), or 1 s before the
    * engine's own `Keep-Alive: timeout=` hint when that is shorter. Without it the hub reused connections the
    * engine was closing at its keep-alive timeout (Node's 5 s), and a call failed with ECONNRESET (502).
    */
@@ -70,7 +70,7 @@ export class EngineClientPool implements EngineAdmin {
   private readonly httpsAgent: https.Agent;
 
   constructor(private readonly options: EngineClientOptions) {
-    const pooling = { keepAlive: true, maxSockets: 32, timeout: options.idleSocketTimeoutMs ?? 5000 };
+    const pooling = { ...POOLED_AGENT_OPTIONS, maxSockets: 32, timeout: options.idleSocketTimeoutMs ?? POOLED_AGENT_OPTIONS.timeout };
     this.httpAgent = new http.Agent(pooling);
     this.httpsAgent = new https.Agent({ ...pooling, rejectUnauthorized: !options.insecureTls });
   }

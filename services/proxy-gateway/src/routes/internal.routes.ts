@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { createProxyServer } from 'http-proxy-3';
-import { HttpProblem, type Logger } from '@mockyard/service-kit';
+import { HttpProblem, POOLED_AGENT_OPTIONS, type Logger } from '@mockyard/service-kit';
 
 export interface InternalTargets {
   loggerUrl: string;
@@ -37,9 +37,7 @@ export function buildInternalRoutes(targets: InternalTargets): Route[] {
  */
 export function registerInternalRoutes(app: Express, targets: InternalTargets, logger: Logger): InternalRouter {
   const routes = buildInternalRoutes(targets);
-  // As Node's global agent: a pooled connection idle for 5 s (or 1 s less than a service's `Keep-Alive: timeout=`
-  // hint) is closed, so the gateway does not send on a connection the service is closing at its keep-alive timeout.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 128, timeout: 5000 });
+  const agent = new http.Agent({ ...POOLED_AGENT_OPTIONS, maxSockets: 128 });
   const proxy = createProxyServer({ agent, xfwd: true, changeOrigin: false });
   proxy.on('error', (err, _req, res) => {
     logger.warn({ err: (err as Error).message }, 'internal route failed');
