@@ -66,6 +66,12 @@ export interface TrafficConsumerStats {
   /** Entries claimed from dead consumers. */
   claimed: number;
   failedBatches: number;
+  /**
+   * Stream entries (each a batch of events) this consumer found lost to the stream's cap before they were
+   * stored: pending ones trimmed before their retry, and ones trimmed before the group read them at all
+   * (counted once for the group, by the consumer that saw it first: summed over every logger, the group's loss).
+   */
+  trimmed: number;
 }
 
 type RawEntry = [id: string, fields: string[] | null];
@@ -73,10 +79,11 @@ type RawEntry = [id: string, fields: string[] | null];
 /**
  * Reads the traffic stream as one member of the logger's consumer group: at-least-once delivery with
  * ack after the handler committed, stale pending entries of dead consumers claimed back (XAUTOCLAIM),
- * undecodable entries moved to the dead-letter stream with their reason.
+ * undecodable entries moved to the dead-letter stream with their reason, entries the stream's cap trimmed
+ * before they were stored counted and logged (`stats.trimmed`).
  */
 export class TrafficConsumer {
-  readonly stats: TrafficConsumerStats = { batches: 0, acked: 0, deadLettered: 0, claimed: 0, failedBatches: 0 };
+  readonly stats: TrafficConsumerStats = { batches: 0, acked: 0, deadLettered: 0, claimed: 0, failedBatches: 0, trimmed: 0 };
   private readonly keys: ReturnType<typeof redisKeys>;
   private reader?: Redis;
   private loop?: Promise<void>;
@@ -101,7 +108,7 @@ export class TrafficConsumer {
   /** Creates the group if needed (from the start of the stream) and starts the read loop. */
   async start(): Promise<void> {
     if (this.loop) return;
-    await ensureConsumerGroup(this.options.redis, this.keys.trafficStream, this.keys.trafficConsumerGroup);
+    await this.ensureGroup();
     this.reader = this.options.redis.duplicate({ lazyConnect: true });
     this.reader.on('error', (err) => this.options.logger.debug({ err: err.message }, 'traffic reader connection error'));
     await this.reader.connect();
@@ -137,12 +144,16 @@ export class TrafficConsumer {
         let entries: RawEntry[];
         if (Date.now() >= nextClaimAt) {
           nextClaimAt = Date.now() + this.claimPeriodMs();
+          await this.countTrimmed();
           entries = await this.claimStale();
           if (entries.length === 0) continue;
         } else if (readOwnPending) {
           entries = await this.read('0', 0, this.readCount(this.options.batchSize));
           if (entries.length === 0) {
             readOwnPending = false;
+            // Before new entries are read (at start, after failed batches): what was trimmed meanwhile is
+            // counted while the group is still behind the stream's first entry, where the count is exact.
+            nextClaimAt = 0;
             continue;
           }
         } else {
@@ -162,7 +173,7 @@ export class TrafficConsumer {
         if (message.includes('NOGROUP')) {
           // The stream (and with it the group) was deleted: recreate both and carry on.
           logger.warn({ err: message }, 'traffic consumer group missing; recreating it');
-          await ensureConsumerGroup(this.options.redis, this.keys.trafficStream, this.keys.trafficConsumerGroup).catch(() => undefined);
+          await this.ensureGroup().catch(() => undefined);
           this.claimCursor = '0-0';
           continue;
         }
@@ -240,6 +251,36 @@ export class TrafficConsumer {
     return entries;
   }
 
+  /** Creates the group if needed; a new group (a new stream) starts its count of trimmed entries at 0. */
+  private async ensureGroup(): Promise<void> {
+    const created = await ensureConsumerGroup(this.options.redis, this.keys.trafficStream, this.keys.trafficConsumerGroup);
+    if (created) await this.options.redis.del(this.keys.trafficTrimmed);
+  }
+
+  /**
+   * Counts entries the stream's cap trimmed before the group read them (COUNT_TRIMMED_SCRIPT). Best effort:
+   * a failure is logged and the next period tries again; reading goes on either way.
+   */
+  private async countTrimmed(): Promise<void> {
+    const { trafficStream, trafficTrimmed, trafficConsumerGroup } = this.keys;
+    let reply: [number, number];
+    try {
+      reply = (await this.options.redis.eval(COUNT_TRIMMED_SCRIPT, 2, trafficStream, trafficTrimmed, trafficConsumerGroup)) as [number, number];
+    } catch (err) {
+      this.options.logger.debug({ err: (err as Error).message }, 'trimmed traffic entries not counted');
+      return;
+    }
+    const [groupTotal, added] = reply;
+    if (added > 0) this.noteTrimmed(added, 'traffic entries trimmed from the stream (capture.stream.max-length / max-bytes) before the loggers read them: their events are lost', { groupTotal });
+  }
+
+  /** Counts and logs entries lost to the stream's cap, their events estimated at the recent events per entry once known. */
+  private noteTrimmed(entries: number, message: string, extra: Record<string, unknown> = {}): void {
+    this.stats.trimmed += entries;
+    const estimate = this.entryEvents > 0 ? { eventsEstimate: Math.round(entries * this.entryEvents) } : {};
+    this.options.logger.warn({ entries, ...estimate, ...extra, consumer: this.options.consumerName }, message);
+  }
+
   /** Takes over entries that sat unacked longer than claimIdleMs in another (dead) consumer's list. */
   private async claimStale(): Promise<RawEntry[]> {
     const { trafficStream, trafficConsumerGroup } = this.keys;
@@ -250,6 +291,9 @@ export class TrafficConsumer {
       string[]?,
     ];
     this.claimCursor = reply[0];
+    // Redis 7 drops pending entries no longer in the stream from the list and names them here.
+    const deleted = reply[2]?.length ?? 0;
+    if (deleted) this.noteTrimmed(deleted, 'pending traffic entries trimmed from the stream before they were stored: their events are lost');
     const claimed = reply[1].filter((e) => e !== null);
     if (claimed.length) {
       this.stats.claimed += claimed.length;
@@ -268,10 +312,16 @@ export class TrafficConsumer {
     const bad: DeadLetter[] = [];
     const entryIds: string[] = [];
     const seen = new Set<string>();
+    let trimmed = 0;
     for (const [entryId, fields] of entries) {
       if (seen.has(entryId)) continue;
       seen.add(entryId);
       entryIds.push(entryId);
+      // A pending entry the stream's cap trimmed before its retry: nothing left to store or dead-letter.
+      if (fields === null) {
+        trimmed++;
+        continue;
+      }
       decodeTrafficEntry(fields).forEach((decoded, index) => {
         if (decoded.ok) good.push({ entryId, index, event: decoded.event, raw: decoded.raw, bodyFields: decoded.bodyFields });
         else bad.push({ entryId, index, raw: decoded.raw, bodyFields: decoded.bodyFields, reason: decoded.reason });
@@ -292,6 +342,7 @@ export class TrafficConsumer {
     }
     await this.settle(entryIds, [...bad, ...rejected]);
     this.stats.acked += good.length - rejected.length;
+    if (trimmed) this.noteTrimmed(trimmed, 'pending traffic entries trimmed from the stream before they were stored: their events are lost');
     return true;
   }
 
@@ -361,11 +412,43 @@ function entriesBytes(entries: RawEntry[]): number {
   return n;
 }
 
-/** XGROUP CREATE … 0 MKSTREAM, tolerating an existing group. Reading from 0 keeps events published before the first logger started. */
-export async function ensureConsumerGroup(redis: Redis, stream: string, group: string): Promise<void> {
+/**
+ * XGROUP CREATE … 0 MKSTREAM, tolerating an existing group; true when it created the group. Reading from 0
+ * keeps events published before the first logger started.
+ */
+export async function ensureConsumerGroup(redis: Redis, stream: string, group: string): Promise<boolean> {
   try {
     await redis.xgroup('CREATE', stream, group, '0', 'MKSTREAM');
+    return true;
   } catch (err) {
     if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
+    return false;
   }
 }
+
+/**
+ * Entries the stream's cap (XADD MAXLEN) trimmed before the group read them, counted once for the group.
+ * KEYS: the stream, the group's running count; ARGV: the group. Returns { the count, what this call added }.
+ * The group's `lag` (XINFO GROUPS: entries added minus entries the group read) keeps counting the entries
+ * trimmed unread, for good; minus the stream's length it is their number exactly while the group is behind
+ * the stream's first entry (all that is left is unread), and less than it once the group caught up. So the
+ * running count is the highest value seen, raised atomically: every logger checks, none counts twice, and
+ * what is trimmed is counted as long as some check runs before the group reads past it (the consumers check
+ * every claim period and before they read new entries). `lag` is null after XDEL, which nothing here uses.
+ */
+const COUNT_TRIMMED_SCRIPT = `
+local lag = false
+for _, g in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do
+  local name, value
+  for i = 1, #g, 2 do
+    if g[i] == 'name' then name = g[i + 1] elseif g[i] == 'lag' then value = g[i + 1] end
+  end
+  if name == ARGV[1] then lag = value end
+end
+local known = tonumber(redis.call('GET', KEYS[2]) or '0')
+if not lag then return {known, 0} end
+local trimmed = lag - redis.call('XLEN', KEYS[1])
+if trimmed <= known then return {known, 0} end
+redis.call('SET', KEYS[2], trimmed)
+return {trimmed, trimmed - known}
+`;

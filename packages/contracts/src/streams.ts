@@ -8,6 +8,8 @@ export function redisKeys(prefix = DEFAULT_REDIS_PREFIX) {
   return {
     trafficStream: `${prefix}:traffic`,
     trafficDeadLetter: `${prefix}:traffic:dead`,
+    /** Stream entries the consumer group lost to the stream's cap before reading them, as far as its loggers saw (a number). */
+    trafficTrimmed: `${prefix}:traffic:trimmed`,
     trafficConsumerGroup: 'traffic-logger',
     /** BullMQ's own `prefix` option (queues live under `<prefix>:bull:<queue>`). */
     bullPrefix: `${prefix}:bull`,

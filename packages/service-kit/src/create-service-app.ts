@@ -22,6 +22,8 @@ export interface ServiceAppOptions {
   service: string;
   logger: Logger;
   readiness?: Record<string, ReadinessCheck>;
+  /** Counters reported beside the readiness checks in /health/ready (e.g. the logger's consumer counters). */
+  readinessDetails?: () => Record<string, unknown>;
   /** Body limit for JSON and urlencoded bodies parsed by the kit. */
   jsonLimit?: string;
   /** Skip body parsing on these path prefixes (streaming routes). */
@@ -114,7 +116,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
   app.get('/health/ready', async (_req, res) => {
     const report = await checkReadiness(options.readiness ?? {}, options.readinessTimeoutMs ?? 2000);
-    res.status(report.status === 'UP' ? 200 : 503).json({ ...report, service: options.service });
+    res.status(report.status === 'UP' ? 200 : 503).json({ ...report, ...options.readinessDetails?.(), service: options.service });
   });
   if (options.api) {
     const api = options.api;

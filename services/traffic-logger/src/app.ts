@@ -1,3 +1,4 @@
+import type { TrafficConsumerStats } from '@mockyard/bus';
 import { ApiRegistry, createServiceApp, finishApp, type Logger, type ReadinessCheck } from '@mockyard/service-kit';
 import type { ExchangeRepo } from './adapters/exchange.repo';
 import type { LiveFeeds } from './live/live-feeds';
@@ -10,6 +11,8 @@ export interface LoggerAppDeps {
   repo: ExchangeRepo;
   feeds: LiveFeeds;
   readiness: { database: ReadinessCheck; redis: ReadinessCheck };
+  /** The consumers' counters summed, reported in /health/ready as `consumer`. */
+  consumerStats?: () => TrafficConsumerStats;
   count: { exactLimit: number; timeoutMs: number };
   /** `server.allowed-hosts`: names besides IP addresses and localhost a request's Host may give. */
   allowedHosts?: readonly string[];
@@ -22,7 +25,15 @@ export function createApp(deps: LoggerAppDeps) {
     version: '0.1.0',
     description: 'Logged requests and responses of the traffic proxy: paged, filtered, exported as HAR and followed live.',
   });
-  const app = createServiceApp({ service: 'traffic-logger', logger: deps.logger, api, readiness: deps.readiness, allowedHosts: deps.allowedHosts });
+  const consumerStats = deps.consumerStats;
+  const app = createServiceApp({
+    service: 'traffic-logger',
+    logger: deps.logger,
+    api,
+    readiness: deps.readiness,
+    readinessDetails: consumerStats && (() => ({ consumer: consumerStats() })),
+    allowedHosts: deps.allowedHosts,
+  });
   app.use(createRequestsRoutes({ repo: deps.repo, count: deps.count }, api));
   app.use(createExchangesRoutes({ repo: deps.repo }, api));
   app.use(createStreamRoutes({ feeds: deps.feeds }, api));

@@ -68,6 +68,7 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
         handle,
       }),
   );
+  const consumerStats = () => sumStats(consumers.map((c) => c.stats));
   const retention = new RetentionQueue({
     connection: bullConnection,
     bullPrefix: keys.bullPrefix,
@@ -82,13 +83,14 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
     feeds,
     count: { exactLimit: config.countExactLimit, timeoutMs: config.countTimeoutMs },
     readiness: { database: () => db.ping(), redis: () => redis.ping() },
+    consumerStats,
     allowedHosts: config.allowedHosts,
   });
 
   return {
     app,
     consumers,
-    consumerStats: () => sumStats(consumers.map((c) => c.stats)),
+    consumerStats,
     repo,
     feeds,
     async start() {
@@ -110,7 +112,7 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
 }
 
 function sumStats(all: TrafficConsumerStats[]): TrafficConsumerStats {
-  const total: TrafficConsumerStats = { batches: 0, acked: 0, deadLettered: 0, claimed: 0, failedBatches: 0 };
+  const total: TrafficConsumerStats = { batches: 0, acked: 0, deadLettered: 0, claimed: 0, failedBatches: 0, trimmed: 0 };
   for (const stats of all) for (const key of Object.keys(total) as (keyof TrafficConsumerStats)[]) total[key] += stats[key];
   return total;
 }

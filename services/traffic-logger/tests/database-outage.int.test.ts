@@ -60,6 +60,35 @@ it('acks and dead-letters nothing while the database is unreachable (the read AP
   expect(await redis.xlen(keys.trafficDeadLetter)).toBe(0);
 });
 
+it('counts every entry the stream\'s cap trimmed during the outage, the pending batch and the unread ones, and stores the rest', async () => {
+  const keys = redisKeys(testRedis.prefix);
+  await logger?.close(500);
+  await redis.del(keys.trafficStream, keys.trafficTrimmed);
+  logger = await startLogger(database, testRedis, { TRAFFIC_CONSUMER_CONCURRENCY: '1' });
+  await logger.db.prisma.$executeRawUnsafe('TRUNCATE exchanges');
+  const pending = async () => Number(((await redis.xpending(keys.trafficStream, keys.trafficConsumerGroup)) as [number])[0]);
+  await publish(redis, testRedis.prefix, [makeEvent()]);
+  await waitFor(async () => (await countRows(logger!.db)) === 1, 'the first event stored');
+
+  await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS false`);
+  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database.name]);
+  await publish(redis, testRedis.prefix, [makeEvent(), makeEvent(), makeEvent()]);
+  await waitFor(async () => logger!.consumerStats().failedBatches >= 1 && (await pending()) === 3, 'a failed batch left pending');
+  // Six more while the batch waits for the database, and the cap keeps the newest two: the pending three and
+  // four never read are gone.
+  const kept = [makeEvent(), makeEvent()];
+  await publish(redis, testRedis.prefix, [makeEvent(), makeEvent(), makeEvent(), makeEvent(), ...kept]);
+  await redis.xtrim(keys.trafficStream, 'MAXLEN', 2);
+
+  await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS true`);
+  await waitFor(async () => (await pending()) === 0 && (await countRows(logger!.db)) === 3, 'the two kept entries stored', 30000);
+  await waitFor(async () => logger!.consumerStats().trimmed === 7, 'seven trimmed entries counted');
+  expect(await redis.get(keys.trafficTrimmed)).toBe('4');
+  expect(await redis.xlen(keys.trafficDeadLetter)).toBe(0);
+  const ids = (await logger.db.prisma.$queryRawUnsafe<{ id: string }[]>('SELECT id::text AS id FROM exchanges ORDER BY seq')).map((r) => r.id);
+  expect(ids.slice(1)).toEqual(kept.map((e) => e.id));
+});
+
 it('answers 503 instead of hanging when the database drops packets (connect_timeout bounds the wait)', async () => {
   // a server that accepts the connection and never answers, as a blackholed database host
   const sockets = new Set<net.Socket>();

@@ -140,9 +140,60 @@ it('recreates its consumer group when the stream was deleted, and keeps storing'
   const logger = await start();
   await publish(redis, testRedis.prefix, [makeEvent()]);
   await waitFor(async () => (await countRows(logger.db)) === 1, 'the first event stored');
+  await redis.set(keys.trafficTrimmed, '7');
   await redis.del(keys.trafficStream);
   const later = makeEvent();
   await publish(redis, testRedis.prefix, [later]);
   await waitFor(async () => (await rowIds(logger)).includes(later.id), 'the event published after the deletion stored');
   expect(await pendingCount()).toBe(0);
+  // a new stream's group counts its trimmed entries from 0
+  expect(await redis.get(keys.trafficTrimmed)).toBeNull();
+});
+
+it('counts the entries the stream\'s cap trimmed before any logger read them, once for the group, and reports them in /health/ready', async () => {
+  const group = keys.trafficConsumerGroup;
+  await ensureConsumerGroup(redis, keys.trafficStream, group);
+  const ids = await publish(redis, testRedis.prefix, Array.from({ length: 10 }, () => makeEvent()));
+  // Loggers stored the first three entries; then, every logger down, the cap trimmed five they had not read.
+  await redis.xreadgroup('GROUP', group, 'gone', 'COUNT', 3, 'STREAMS', keys.trafficStream, '>');
+  await redis.xack(keys.trafficStream, group, ...ids.slice(0, 3));
+  await redis.xtrim(keys.trafficStream, 'MAXLEN', 2);
+  const trimmedBy = (loggers: RunningLogger[]) => loggers.reduce((n, l) => n + l.consumerStats().trimmed, 0);
+
+  const first = await Promise.all([start(), start()]);
+  await waitFor(async () => (await countRows(first[0].db)) === 2, 'the two entries left stored');
+  await waitFor(async () => trimmedBy(first) === 5, 'five trimmed entries counted');
+  expect(await redis.get(keys.trafficTrimmed)).toBe('5');
+  const ready = (await (await fetch(`${first[0].url}/health/ready`)).json()) as { status: string; consumer: Record<string, number> };
+  expect(ready.status).toBe('UP');
+  expect(ready.consumer).toEqual(first[0].consumerStats());
+
+  // Down again, four more entries, three of them trimmed: the next two loggers count those three, together.
+  for (const logger of first) await logger.close(500);
+  await publish(redis, testRedis.prefix, Array.from({ length: 4 }, () => makeEvent()));
+  await redis.xtrim(keys.trafficStream, 'MAXLEN', 1);
+  const second = await Promise.all([start(), start()]);
+  await waitFor(async () => (await countRows(second[0].db)) === 3, 'the entry left stored');
+  await waitFor(async () => trimmedBy(second) === 3, 'three more trimmed entries counted');
+  expect(await redis.get(keys.trafficTrimmed)).toBe('8');
+  // caught up: a check now finds nothing new (the lag minus the stream's length is below the count)
+  await new Promise((r) => setTimeout(r, 400));
+  expect(trimmedBy(second)).toBe(3);
+});
+
+it('counts pending entries the stream\'s cap trimmed before their retry, claimed or its own, and dead-letters nothing', async () => {
+  const group = keys.trafficConsumerGroup;
+  await ensureConsumerGroup(redis, keys.trafficStream, group);
+  await publish(redis, testRedis.prefix, [makeEvent(), makeEvent(), makeEvent(), makeEvent(), makeEvent()]);
+  // Three read by a consumer that died, two by the logger about to restart under its name; then all trimmed.
+  await redis.xreadgroup('GROUP', group, 'dead-consumer', 'COUNT', 3, 'STREAMS', keys.trafficStream, '>');
+  await redis.xreadgroup('GROUP', group, 'restarting', 'COUNT', 2, 'STREAMS', keys.trafficStream, '>');
+  await redis.xtrim(keys.trafficStream, 'MAXLEN', 0);
+  expect(await pendingCount()).toBe(5);
+
+  const logger = await start({ TRAFFIC_CONSUMER_NAME: 'restarting', TRAFFIC_CONSUMER_CONCURRENCY: '1' });
+  await waitFor(async () => (await pendingCount()) === 0 && logger.consumerStats().trimmed === 5, 'five trimmed pending entries counted and gone');
+  expect(await redis.xlen(keys.trafficDeadLetter)).toBe(0);
+  expect(logger.consumerStats()).toMatchObject({ acked: 0, deadLettered: 0, trimmed: 5 });
+  expect(await countRows(logger.db)).toBe(0);
 });
