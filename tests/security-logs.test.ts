@@ -12,6 +12,8 @@ jest.setTimeout(120_000);
 // Distinctive values: a hit in the logs can only be one of these secrets.
 const SECRETS = {
   hubKey: 'hubkey-7f3a9c1e55d24b08',
+  trafficKey: 'traffickey-3b8e1f6a0c9d',
+  wrongTrafficKey: 'wrongtraffickey-e2c5a8d7f1',
   engineKey: 'enginekey-c2b81d0e9a6f4473',
   bearer: 'bearer-tok-91d3e6f0a8b2',
   cookie: 'sessioncookie-4e7a0c9d1f',
@@ -71,6 +73,7 @@ beforeAll(async () => {
     HUB_API_KEY: SECRETS.hubKey,
     HUB_ENGINE_API_KEY: SECRETS.engineKey,
     ENGINE_ADMIN_API_KEY: SECRETS.engineKey,
+    TRAFFIC_API_KEY: SECRETS.trafficKey,
   });
 
   const gw = stack.gatewayUrl;
@@ -109,7 +112,10 @@ beforeAll(async () => {
   });
   expect(mcp.status).toBe(200);
   await mcp.text();
-  // 6. the dashboard: a key entered in the session, then a call through its forwarder
+  // 6. the traffic log's key (traffic.security.api-key), wrong in either header
+  expect((await fetch(`${gw}/api/requests`, { headers: { 'X-Api-Key': SECRETS.wrongTrafficKey } })).status).toBe(401);
+  expect((await fetch(`${gw}/api/requests`, { headers: { authorization: `Bearer ${SECRETS.wrongTrafficKey}` } })).status).toBe(401);
+  // 7. the dashboard: a key entered in the session, then a call through its forwarder
   const session = await fetch(`${gw}/bff/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: SECRETS.sessionKey }) });
   expect(session.status).toBe(204);
   const cookie = session.headers.get('set-cookie')!.split(';')[0];
@@ -139,7 +145,7 @@ describe('captured exchanges', () => {
   });
 
   it('are stored with credentials shown as [redacted]', async () => {
-    const headers = { 'X-Hub-Api-Key': SECRETS.hubKey };
+    const headers = { 'X-Api-Key': SECRETS.trafficKey };
     const stored = await eventually(async () => {
       const page = (await (await fetch(`${stack.gatewayUrl}/api/requests?url=/login`, { headers })).json()) as { content: { id: string }[] };
       return page.content[0];

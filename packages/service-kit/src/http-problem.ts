@@ -39,9 +39,6 @@ export class HttpProblem extends Error {
   static notFound(detail: string) {
     return new HttpProblem(404, 'notFound', detail);
   }
-  static unauthorized(detail: string) {
-    return new HttpProblem(401, 'unauthorized', detail, { headers: { 'WWW-Authenticate': 'ApiKey header="X-Hub-Api-Key"' } });
-  }
   static badGateway(detail: string, extra: Record<string, unknown> = {}) {
     return new HttpProblem(502, 'badGateway', detail, extra);
   }

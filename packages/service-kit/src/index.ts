@@ -13,3 +13,4 @@ export * from './wait-for-drain';
 export * from './set-heap-growing-percent';
 export * from './idempotent-methods';
 export * from './pooled-agent-options';
+export * from './require-api-key';

@@ -1,8 +1,7 @@
 import type { Express } from 'express';
-import { ApiRegistry, createServiceApp, finishApp } from '@mockyard/service-kit';
+import { ApiRegistry, createServiceApp, finishApp, requireApiKey } from '@mockyard/service-kit';
 import type { HubContext } from './hub-context';
 import { actuatorRoutes } from './routes/actuator.routes';
-import { requireApiKey } from './routes/api-key';
 import { fanoutRoutes } from './routes/fanout.routes';
 import { mappingsRoutes } from './routes/mappings.routes';
 import { mcpRoutes } from './routes/mcp.routes';
@@ -29,7 +28,7 @@ export function createApp(hub: HubContext, options: HubAppOptions = {}): Express
     jsonLimit: '10mb',
     allowedHosts: options.allowedHosts,
   });
-  const guard = requireApiKey(options.apiKey);
+  const guard = requireApiKey({ apiKey: options.apiKey, header: 'X-Hub-Api-Key', setting: 'hub.security.api-key' });
   app.use('/hub/admin', guard);
   app.use('/mcp', guard);
   app.use('/hub/admin/registry', registryRoutes(hub, api));

@@ -25,6 +25,13 @@ export const hubConfigFields = {
     secret: true,
     doc: 'sent as X-Hub-Api-Key on every call to an engine (admin calls and health probes); set it to the engines\' engine.admin-api-key; unset = no key',
   },
+  loggerApiKey: {
+    keys: ['hub.logger-api-key'],
+    env: ['TRAFFIC_API_KEY'],
+    schema: z.string().refine((s) => s.trim().length > 0, 'must not be blank (unset it to send no key)').optional(),
+    secret: true,
+    doc: 'sent as X-Api-Key on calls to the traffic-logger read API (the MCP search_traffic tool); set it to the logger\'s traffic.security.api-key; unset = no key',
+  },
   engineTimeoutMs: { keys: ['hub.engine.timeout-ms'], env: ['HUB_ENGINE_TIMEOUT_MS'], schema: configSchemas.positiveInt, default: 5000, doc: 'milliseconds an engine has to answer one admin call before it counts as a failure (504)' },
   engineInsecureTls: { keys: ['hub.engine.insecure-tls'], env: ['HUB_ENGINE_INSECURE_TLS'], schema: configSchemas.boolean, default: false, doc: 'accept self-signed certificates of https engines (development only)' },
   breakerVolumeThreshold: { keys: ['hub.engine.breaker.volume-threshold'], schema: configSchemas.positiveInt, default: 5, doc: 'calls to an engine within the rolling window before its circuit breaker may open' },

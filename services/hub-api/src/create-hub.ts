@@ -68,7 +68,7 @@ export async function createHub(options: CreateHubOptions): Promise<Hub> {
     registry,
     operations,
     admin,
-    traffic: new TrafficLogClient(config.loggerUrl, config.engineTimeoutMs),
+    traffic: new TrafficLogClient(config.loggerUrl, config.engineTimeoutMs, config.loggerApiKey),
     queues,
     probeAll,
     checks: { database: () => db.ping(), ...(redis ? { redis: () => redis.ping() } : {}) },

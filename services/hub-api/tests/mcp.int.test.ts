@@ -15,6 +15,7 @@ const describeWithEngines = skipReason ? describe.skip : describe;
 if (skipReason) process.stderr.write(`\n[hub-api] SKIPPED MCP tests with genuine WireMock: ${skipReason}\n`);
 
 const KEY = 'mcp-test-key';
+const TRAFFIC_KEY = 'mcp-test-traffic-key';
 
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[] };
 const json = (r: unknown) => JSON.parse((r as ToolResult).content[0].text);
@@ -31,8 +32,9 @@ describeWithEngines(`MCP tools through the SDK client (genuine WireMock${skipRea
 
   beforeAll(async () => {
     [backends, local, remote] = await Promise.all([createTestBackends(), startWireMock(), startWireMock()]);
-    logger = await startLogger(backends.database, backends.redis);
-    hub = await startHub({ ...backends, env: { LOCAL_ENGINE_URL: local.url, LOGGER_URL: logger.url, HUB_API_KEY: KEY }, startJobs: false });
+    // The log behind its own key (traffic.security.api-key): the hub sends it (hub.logger-api-key, the same TRAFFIC_API_KEY).
+    logger = await startLogger(backends.database, backends.redis, { TRAFFIC_API_KEY: TRAFFIC_KEY });
+    hub = await startHub({ ...backends, env: { LOCAL_ENGINE_URL: local.url, LOGGER_URL: logger.url, HUB_API_KEY: KEY, TRAFFIC_API_KEY: TRAFFIC_KEY }, startJobs: false });
     remoteId = (await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'remote', url: remote.url }, headers: { 'X-Hub-Api-Key': KEY } })).body.id;
     client = new Client({ name: 'hub-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${hub.url}/mcp`), { requestInit: { headers: { 'X-Hub-Api-Key': KEY } } }));
@@ -113,7 +115,8 @@ describeWithEngines(`MCP tools through the SDK client (genuine WireMock${skipRea
     } finally {
       redis.disconnect();
     }
-    await eventually(() => call(logger.url, 'GET', '/api/requests'), (r) => r.body.totalElements === 3);
+    expect((await call(logger.url, 'GET', '/api/requests')).status).toBe(401);
+    await eventually(() => call(logger.url, 'GET', '/api/requests', { headers: { 'X-Api-Key': TRAFFIC_KEY } }), (r) => r.body.totalElements === 3);
     const all = json(await tool('search_traffic', {}));
     expect(all).toMatchObject({ totalElements: 3, number: 0 });
     const posts = json(await tool('search_traffic', { method: 'post', status: 500 }));

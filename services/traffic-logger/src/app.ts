@@ -1,5 +1,5 @@
 import type { TrafficConsumerStats } from '@mockyard/bus';
-import { ApiRegistry, createServiceApp, finishApp, type Logger, type ReadinessCheck } from '@mockyard/service-kit';
+import { ApiRegistry, createServiceApp, finishApp, requireApiKey, type Logger, type ReadinessCheck } from '@mockyard/service-kit';
 import type { ExchangeRepo } from './adapters/exchange.repo';
 import type { LiveFeeds } from './live/live-feeds';
 import { createExchangesRoutes } from './routes/exchanges.routes';
@@ -16,6 +16,8 @@ export interface LoggerAppDeps {
   count: { exactLimit: number; timeoutMs: number };
   /** `server.allowed-hosts`: names besides IP addresses and localhost a request's Host may give. */
   allowedHosts?: readonly string[];
+  /** When set, /api/* requires it (X-Api-Key or Authorization: Bearer); health and OpenAPI stay open. */
+  apiKey?: string;
 }
 
 /** The read API (reached through the gateway at /api/*), the live feed, health and OpenAPI. */
@@ -34,6 +36,7 @@ export function createApp(deps: LoggerAppDeps) {
     readinessDetails: consumerStats && (() => ({ consumer: consumerStats() })),
     allowedHosts: deps.allowedHosts,
   });
+  app.use('/api', requireApiKey({ apiKey: deps.apiKey, header: 'X-Api-Key', setting: 'traffic.security.api-key' }));
   app.use(createRequestsRoutes({ repo: deps.repo, count: deps.count }, api));
   app.use(createExchangesRoutes({ repo: deps.repo }, api));
   app.use(createStreamRoutes({ feeds: deps.feeds }, api));

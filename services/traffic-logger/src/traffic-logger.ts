@@ -85,6 +85,7 @@ export function createTrafficLogger(config: LoggerConfig, deps: { logger: Logger
     readiness: { database: () => db.ping(), redis: () => redis.ping() },
     consumerStats,
     allowedHosts: config.allowedHosts,
+    apiKey: config.apiKey,
   });
 
   return {

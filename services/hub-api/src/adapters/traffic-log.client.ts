@@ -31,8 +31,11 @@ export class TrafficLogClient {
   constructor(
     private readonly baseUrl: string,
     timeoutMs: number,
+    /** The logger's traffic.security.api-key (hub.logger-api-key), sent as X-Api-Key when set. */
+    apiKey?: string,
   ) {
-    this.http = axios.create({ baseURL: baseUrl.replace(/\/+$/, ''), timeout: timeoutMs, validateStatus: () => true });
+    const headers = apiKey ? { 'X-Api-Key': apiKey } : {};
+    this.http = axios.create({ baseURL: baseUrl.replace(/\/+$/, ''), timeout: timeoutMs, headers, validateStatus: () => true });
   }
 
   async searchRequests(search: TrafficSearch): Promise<z.infer<typeof TrafficPageSchema>> {
@@ -43,6 +46,7 @@ export class TrafficLogClient {
       const reason = err instanceof AxiosError ? (err.code ?? err.message) : String(err);
       throw new DependencyError('traffic-logger', `the traffic logger at ${this.baseUrl} is unreachable: ${reason}`);
     }
+    if (res.status === 401) throw new DependencyError('traffic-logger', 'the traffic logger refused the hub\'s key: set hub.logger-api-key (TRAFFIC_API_KEY) to its traffic.security.api-key');
     if (res.status !== 200) throw new DependencyError('traffic-logger', `the traffic logger answered ${res.status} to GET /api/requests: ${JSON.stringify(res.data).slice(0, 300)}`);
     const page = TrafficPageSchema.safeParse(res.data);
     if (!page.success) throw new DependencyError('traffic-logger', 'the traffic logger sent a page the hub cannot read');
