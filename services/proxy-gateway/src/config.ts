@@ -45,6 +45,13 @@ export const gatewayConfigFields = {
     default: 'auto',
     doc: 'gateway processes sharing ports 8080/8888 (Node cluster), like nginx\'s worker_processes: auto = one per CPU the process may use (a cgroup CPU quota on its cgroup or a parent, such as docker --cpus or systemd CPUQuota=, counts), at most 4; 1 = a single process. Each worker has its own upstream pool and spool file; /health/ready sums their capture counters',
   },
+  proxyApiKey: {
+    keys: ['proxy.security.api-key'],
+    env: ['PROXY_API_KEY'],
+    schema: z.string().refine((s) => s.trim().length > 0, 'must not be blank (unset it to run without a key)').optional(),
+    secret: true,
+    doc: 'when set, /proxy and the forward-proxy port (requests and CONNECT) need it in Proxy-Authorization: Basic with any user name and the key as password (HTTP_PROXY=http://user:<key>@host:8888) or Bearer <key>; 407 problem otherwise. The header is never forwarded; unset = no key',
+  },
   proxyMaxSockets: { keys: ['proxy.max-sockets'], schema: configSchemas.positiveInt, default: 256, doc: 'keep-alive upstream connections per target origin (per worker)' },
   outboundAllow: { keys: ['proxy.outbound.allow'], env: ['PROXY_OUTBOUND_ALLOW'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs /proxy and the forward proxy may reach; empty = any (loopback included) not denied' },
   outboundDeny: { keys: ['proxy.outbound.deny'], env: ['PROXY_OUTBOUND_DENY'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs refused with 403 (checked on the name and on every address it resolves to); wins over allow' },

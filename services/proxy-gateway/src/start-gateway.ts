@@ -58,6 +58,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger, worker
       timeoutMs: config.proxyTimeoutMs,
       maxSockets: config.proxyMaxSockets,
       verifyTls: config.proxyVerifyTls,
+      apiKey: config.proxyApiKey,
       captureEnabled: config.captureEnabled,
       maxBodyBytes: config.captureMaxBodyBytes,
       redactHeaders: config.captureRedactHeaders,

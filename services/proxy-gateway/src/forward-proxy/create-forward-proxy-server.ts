@@ -25,6 +25,8 @@ export interface ForwardProxyDeps {
 export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
   const server = http.createServer(deps.serverOptions ?? {}, (req, res) => {
     try {
+      const refused = deps.forwarder.credentials?.(req.headers['proxy-authorization']);
+      if (refused) throw refused;
       const raw = req.url ?? '';
       if (!/^https?:\/\//i.test(raw)) {
         throw HttpProblem.badRequest(`This is the forward-proxy port: send absolute-form requests (GET http://host/path) as an HTTP_PROXY client does, not ${JSON.stringify(raw)}`);
@@ -58,6 +60,7 @@ export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
       clientAddress: findClientAddress(req, deps.trustForwardedFor),
       capture: deps.forwarder.capture,
       outbound: deps.forwarder.outbound,
+      credentials: deps.forwarder.credentials,
       logger: deps.logger,
     });
   });

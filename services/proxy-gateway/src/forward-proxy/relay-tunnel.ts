@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { problemTypes, type TrafficEvent } from '@mockyard/contracts';
 import { OutboundDeniedError, type Logger, type OutboundPolicy } from '@mockyard/service-kit';
 import { redactHeaders } from '../capture/redact-headers';
+import type { ProxyCredentialsCheck } from '../forwarding/proxy-credentials';
 import type { SelfAddresses } from '../forwarding/self-addresses';
 
 export interface TunnelOptions {
@@ -14,6 +15,8 @@ export interface TunnelOptions {
   capture?: { redactHeaders: ReadonlySet<string>; publish(event: TrafficEvent): void };
   logger: Logger;
   outbound?: OutboundPolicy;
+  /** proxy.security.api-key's check (see createProxyCredentialsCheck); absent: no key. */
+  credentials?: ProxyCredentialsCheck;
 }
 
 /** `host:port` of a CONNECT request target, or undefined when it is not one. */
@@ -34,6 +37,11 @@ export function relayTunnel(req: IncomingMessage, client: Duplex, head: Buffer, 
   const startedAt = new Date();
   const started = process.hrtime.bigint();
   client.on('error', () => upstream?.destroy());
+  const refused = options.credentials?.(req.headers['proxy-authorization']);
+  if (refused) {
+    refuse(client, 407, 'Proxy Authentication Required', refused.detail, refused.extra.headers);
+    return;
+  }
   const target = parseAuthority(req.url);
   if (!target) {
     refuse(client, 400, 'Bad Request', `CONNECT needs host:port, got ${JSON.stringify(req.url ?? '')}`);
@@ -121,9 +129,10 @@ export function relayTunnel(req: IncomingMessage, client: Duplex, head: Buffer, 
   }
 }
 
-function refuse(client: Duplex, status: number, reason: string, detail: string): void {
-  const type = status === 400 ? problemTypes.validation : status === 403 ? problemTypes.forbidden : status === 504 ? problemTypes.gatewayTimeout : problemTypes.badGateway;
+function refuse(client: Duplex, status: number, reason: string, detail: string, headers: Record<string, string> = {}): void {
+  const type = status === 400 ? problemTypes.validation : status === 403 ? problemTypes.forbidden : status === 407 ? problemTypes.unauthorized : status === 504 ? problemTypes.gatewayTimeout : problemTypes.badGateway;
   const body = JSON.stringify({ type, title: reason, status, detail });
   if (!client.writable) return;
-  client.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  client.end(`HTTP/1.1 ${status} ${reason}\r\n${extra}Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

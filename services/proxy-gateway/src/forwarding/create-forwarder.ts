@@ -2,11 +2,14 @@ import { Agent } from 'undici';
 import type { DeferredTrafficEvent, TrafficPublisher } from '@mockyard/bus';
 import { OutboundPolicy, type Logger, type OutboundPolicySettings } from '@mockyard/service-kit';
 import type { ForwarderOptions } from './forward-exchange';
+import { createProxyCredentialsCheck } from './proxy-credentials';
 
 export interface ForwarderSettings {
   timeoutMs: number;
   maxSockets: number;
   verifyTls: boolean;
+  /** proxy.security.api-key: the key clients send in Proxy-Authorization (see createProxyCredentialsCheck). */
+  apiKey?: string;
   captureEnabled: boolean;
   maxBodyBytes: number;
   redactHeaders: readonly string[];
@@ -45,7 +48,7 @@ export function createForwarder(settings: ForwarderSettings, publisher: TrafficP
         }
       : undefined;
   return {
-    options: { timeoutMs: settings.timeoutMs, dispatcher, freshDispatcher, capture, logger, outbound },
+    options: { timeoutMs: settings.timeoutMs, dispatcher, freshDispatcher, capture, logger, outbound, credentials: createProxyCredentialsCheck(settings.apiKey) },
     close: () => {
       void dispatcher.destroy();
       void freshDispatcher.destroy();

@@ -8,6 +8,7 @@ import { BodyRecorder } from '../capture/body-recorder';
 import { buildTrafficEvent, captureBody } from '../capture/build-traffic-event';
 import { buildUpstreamHeaders, filterRawHeaders, toRawHeaders, type ForwardedFor } from './forwarding-headers';
 import { toLogSafeUrl } from './log-safe-url';
+import type { ProxyCredentialsCheck } from './proxy-credentials';
 import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
 
 /** What capture needs; absent when `capture.enabled` is false. */
@@ -33,6 +34,8 @@ export interface ForwarderOptions {
   logger: Logger;
   /** Where targets may be; its lookup is already on the agents, routes pre-check IP literals with it. */
   outbound?: OutboundPolicy;
+  /** proxy.security.api-key's check of Proxy-Authorization, run by every entry point first; absent: no key. */
+  credentials?: ProxyCredentialsCheck;
 }
 
 /** Per-exchange facts the caller knows (which entry point, who the client is, how to answer errors). */

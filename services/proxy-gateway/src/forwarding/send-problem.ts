@@ -12,6 +12,7 @@ export function sendProblem(res: ServerResponse, problem: HttpProblem, instance?
     return;
   }
   res.statusCode = problem.status;
+  for (const [name, value] of Object.entries(problem.extra.headers ?? {})) res.setHeader(name, value);
   if (requestId) res.setHeader('X-Request-Id', requestId);
   res.setHeader('Content-Type', 'application/problem+json');
   res.end(JSON.stringify(problem.toProblem(instance, requestId)));

@@ -42,6 +42,8 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
       sendProblem(res, problem, url, requestId);
     };
     try {
+      const refused = deps.forwarder.credentials?.(req.headers['proxy-authorization']);
+      if (refused) throw refused;
       const queryIndex = url.indexOf('?');
       const target = parseProxyTarget(queryIndex >= 0 ? url.slice(queryIndex + 1) : '');
       if (deps.self.isLoop({ hostname: target.hostname, port: portOf(target), pathname: target.pathname })) {
@@ -86,6 +88,7 @@ export function registerProxyApi(api: ApiRegistry): void {
         200: { description: "the target's response, whatever its status" },
         400: { description: 'url missing, not absolute, not http(s), or pointing back at the gateway', schema: ProblemSchema },
         403: { description: 'the outbound policy refuses the target (proxy.outbound.*); `rule` and `entry` name what refused it', schema: ProblemSchema },
+        407: { description: 'proxy.security.api-key is set and Proxy-Authorization does not carry it (Basic with the key as password, or Bearer)', schema: ProblemSchema },
         502: { description: 'the target refused the connection, did not resolve, or broke the exchange', schema: ProblemSchema },
         504: { description: 'no response within proxy.timeout-ms', schema: ProblemSchema },
       },

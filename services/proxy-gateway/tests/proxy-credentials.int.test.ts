@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import { createTestRedis, type TestRedis } from '@mockyard/testkit';
+import { PROXY_AUTHENTICATE } from '../src/forwarding/proxy-credentials';
+import { call, json } from './support/http-call';
+import { startTestGateway } from './support/start-test-gateway';
+import { TrafficStreamReader } from './support/traffic-stream';
+import { startUpstream, type UpstreamServer } from './support/upstream-server';
+
+/** proxy.security.api-key: /proxy, the forward-proxy port and CONNECT need the key in Proxy-Authorization. */
+const KEY = 'proxy-test-key';
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+function curl(args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('curl', ['-sS', '--max-time', '10', ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env } }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${err.message} ${stderr}`)) : resolve(stdout),
+    );
+  });
+}
+
+/** A CONNECT through the proxy port: the status line and headers of its answer, and the socket when established. */
+function connect(proxyPort: number, authority: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; socket: net.Socket }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: proxyPort, method: 'CONNECT', path: authority, agent: false, headers });
+    req.on('connect', (res, socket, head) => {
+      let body = head.toString();
+      socket.on('data', (c: Buffer) => (body += c.toString()));
+      setTimeout(() => resolve({ status: res.statusCode!, headers: res.headers, body, socket }), res.statusCode === 200 ? 0 : 50);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('proxy credentials (proxy.security.api-key)', () => {
+  let redis: TestRedis;
+  let upstream: UpstreamServer;
+  let echoTcp: net.Server;
+  let echoTcpPort: number;
+  let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+  let stream: TrafficStreamReader;
+  let proxied: (path: string, headers?: Record<string, string>) => ReturnType<typeof call>;
+
+  beforeAll(async () => {
+    redis = createTestRedis();
+    upstream = await startUpstream();
+    echoTcp = net.createServer((s) => s.pipe(s));
+    await new Promise<void>((r) => echoTcp.listen(0, '127.0.0.1', r));
+    echoTcpPort = (echoTcp.address() as net.AddressInfo).port;
+    gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, PROXY_API_KEY: KEY });
+    stream = new TrafficStreamReader(redis.url, redis.prefix);
+    proxied = (path, headers = {}) => call(`${gateway.url}/proxy?url=${encodeURIComponent(`${upstream.url}${path}`)}`, { headers });
+  });
+  afterAll(async () => {
+    stream.close();
+    await gateway.stop();
+    await upstream.close(100);
+    await new Promise((r) => echoTcp.close(r));
+    await redis.cleanup();
+  });
+
+  it('answers /proxy without credentials with 407 problem and the challenge, sending nothing to the target', async () => {
+    const before = upstream.seen.length;
+    const res = await proxied('/echo/no-credentials');
+    expect(res.status).toBe(407);
+    expect(res.headers['proxy-authenticate']).toBe(PROXY_AUTHENTICATE);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    expect(json(res)).toMatchObject({ status: 407, detail: expect.stringContaining('Proxy credentials required') });
+    expect(upstream.seen.length).toBe(before);
+  });
+
+  it('answers wrong credentials on /proxy with 407', async () => {
+    for (const header of [basic('u', 'nope'), 'Bearer nope', `Bearer ${KEY}x`]) {
+      const res = await proxied('/echo/wrong', { 'Proxy-Authorization': header });
+      expect(res.status).toBe(407);
+      expect(json(res).detail).toBe('Proxy credentials are not valid');
+    }
+  });
+
+  it('forwards /proxy with the key as Basic password or Bearer, never passing the header to the target, and captures it redacted', async () => {
+    for (const [path, header] of [['/echo/basic', basic('anyone', KEY)], ['/echo/bearer', `Bearer ${KEY}`]]) {
+      const res = await proxied(path, { 'Proxy-Authorization': header });
+      expect(res.status).toBe(200);
+      expect(json<{ url: string; headers: Record<string, string> }>(res).headers['proxy-authorization']).toBeUndefined();
+    }
+    const [event] = await stream.waitFor((e) => e.url.endsWith('/echo/basic'));
+    expect(event.request.headers['proxy-authorization']).toBe('[redacted]');
+    expect((await stream.readAll()).filter((e) => e.url.includes('/echo/no-credentials') || e.url.includes('/echo/wrong'))).toEqual([]);
+  });
+
+  it('asks an HTTP_PROXY client for credentials and serves it with them in the proxy URL (curl)', async () => {
+    const refused = await curl(['-o', '/dev/null', '-w', '%{http_code}', `${upstream.url}/echo/curl-none`], { http_proxy: gateway.proxyUrl });
+    expect(refused).toBe('407');
+    const withKey = new URL(gateway.proxyUrl);
+    withKey.username = 'me';
+    withKey.password = KEY;
+    const body = await curl([`${upstream.url}/echo/curl-key`], { http_proxy: withKey.toString() });
+    expect(JSON.parse(body)).toMatchObject({ url: '/echo/curl-key' });
+    expect(JSON.parse(body).headers['proxy-authorization']).toBeUndefined();
+  });
+
+  it('refuses a CONNECT without the key with 407 and the challenge, and tunnels with it', async () => {
+    const refused = await connect(gateway.proxyPort, `127.0.0.1:${echoTcpPort}`, {});
+    expect(refused.status).toBe(407);
+    expect(refused.headers['proxy-authenticate']).toBe(PROXY_AUTHENTICATE);
+    expect(JSON.parse(refused.body)).toMatchObject({ status: 407, title: 'Proxy Authentication Required' });
+    refused.socket.destroy();
+
+    const tunnel = await connect(gateway.proxyPort, `127.0.0.1:${echoTcpPort}`, { 'Proxy-Authorization': basic('me', KEY) });
+    expect(tunnel.status).toBe(200);
+    const echoed = await new Promise<Buffer>((resolve) => {
+      tunnel.socket.once('data', (c: Buffer) => resolve(c));
+      tunnel.socket.write('ping');
+    });
+    expect(echoed.toString()).toBe('ping');
+    tunnel.socket.destroy();
+  });
+
+  it('asks nothing of the gateway\'s other routes', async () => {
+    expect((await call(`${gateway.url}/health/live`)).status).toBe(200);
+  });
+});
