@@ -6,7 +6,7 @@ const monorepoRoot = path.join(__dirname, '..');
 
 /**
  * The dashboard is served behind the gateway (/api -> traffic-logger, /hub -> hub-api, the rest -> here).
- * Upstreams for the standalone case are read at run time by the route handlers in app/api and app/bff,
+ * The browser calls only this app's route handlers in app/bff, which read the upstreams and keys at run time,
  * not baked in here, so one build works behind the gateway and alone.
  */
 const nextConfig: NextConfig = {

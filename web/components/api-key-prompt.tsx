@@ -4,8 +4,9 @@ import { saveApiKey } from '@/lib/api/hub-client';
 import { announceAuthorized, onUnauthorized } from '@/lib/ui/auth-events';
 
 /**
- * Shown when the hub answers 401 and the server holds no key: the user enters the key once; it goes to
- * this app's server and comes back as an HttpOnly session cookie (never in browser storage).
+ * Shown when the hub or the traffic API answers 401 (the server holds no key for it): the user enters the key
+ * once; it goes to this app's server, which checks it with both services and keeps it as an HttpOnly session
+ * cookie (never in browser storage). One typed key serves both, so different keys must be held server-side.
  */
 export function ApiKeyPrompt() {
   const [isOpen, setIsOpen] = useState(false);
@@ -42,11 +43,12 @@ export function ApiKeyPrompt() {
           }
         }}
       >
-        <h2 id="api-key-title">The hub needs an API key</h2>
+        <h2 id="api-key-title">The dashboard needs an API key</h2>
         <p className="muted">
-          This hub protects its admin API with a key (header <code>X-Hub-Api-Key</code>). Enter it once: it is kept
-          by the dashboard server in an HttpOnly cookie for this browser session. Operators can set{' '}
-          <code>HUB_API_KEY</code> on the dashboard instead, and nobody is asked.
+          The hub&apos;s admin API or the traffic log&apos;s read API asked for a key. Enter it once: the dashboard
+          server checks it with both and keeps it in an HttpOnly cookie for this browser session. One key typed here
+          serves both; when their keys differ (or so that nobody is asked), operators set <code>HUB_API_KEY</code>{' '}
+          and <code>TRAFFIC_API_KEY</code> on the dashboard instead.
         </p>
         <label className="field">
           <span>API key</span>

@@ -59,7 +59,7 @@ describe('the dashboard with a hub API key', () => {
 
   it('asks once for the key when the server holds none, keeps it out of page scripts and storage, then works', async () => {
     await page.goto(`${keylessWebUrl}/engines`);
-    const dialog = page.getByRole('dialog', { name: 'The hub needs an API key' });
+    const dialog = page.getByRole('dialog', { name: 'The dashboard needs an API key' });
     await dialog.waitFor();
     await page.getByText('The hub needs an API key.').first().waitFor();
 

@@ -115,7 +115,7 @@ describe('the dashboard in a browser, against the real stack', () => {
 
   step('loads the history by itself once the read API answers again', async () => {
     let asked = 0;
-    const historyRequests = (url: URL) => url.pathname === '/api/requests';
+    const historyRequests = (url: URL) => url.pathname === '/bff/traffic/requests';
     await page.route(historyRequests, async (route) => {
       asked += 1;
       if (asked > 1) return route.continue();
@@ -138,7 +138,7 @@ describe('the dashboard in a browser, against the real stack', () => {
   });
 
   step('keeps what the live feed delivered on top when the history arrives after it', async () => {
-    const history = await holdRequests((url) => url.pathname === '/api/requests');
+    const history = await holdRequests((url) => url.pathname === '/bff/traffic/requests');
     try {
       await page.goto(`${stack.gatewayUrl}/?url=%2Fbrowser%2F`);
       await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
@@ -155,7 +155,7 @@ describe('the dashboard in a browser, against the real stack', () => {
   });
 
   step('drops a history page that arrives after the filters changed', async () => {
-    const firstHistoryRequest = (url: URL) => url.pathname === '/api/requests' && !url.searchParams.has('method');
+    const firstHistoryRequest = (url: URL) => url.pathname === '/bff/traffic/requests' && !url.searchParams.has('method');
     const firstHistory = await holdRequests(firstHistoryRequest);
     try {
       await page.goto(`${stack.gatewayUrl}/?url=%2Fbrowser%2Forders`);

@@ -109,7 +109,7 @@ describe('the Host header (DNS rebinding)', () => {
         .on('error', reject);
     });
 
-  it.each(['/', '/bff/session', '/api/requests'])('refuses %s named as another site with 403 problem+json naming the host and ALLOWED_HOSTS', async (path) => {
+  it.each(['/', '/bff/session', '/bff/traffic/requests'])('refuses %s named as another site with 403 problem+json naming the host and ALLOWED_HOSTS', async (path) => {
     const res = await get(path, 'rebound.evil.example:3000');
     expect(res.status).toBe(403);
     expect(res.type).toContain('application/problem+json');

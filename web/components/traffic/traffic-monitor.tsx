@@ -7,6 +7,7 @@ import type { ExchangeRow } from '@/lib/api/traffic-schemas';
 import { appendOlderRows, MAX_ROWS_IN_VIEW, mergeNewRows, openLiveFeed, type FeedState } from '@/lib/traffic/live-feed';
 import { classifyStatus, formatBytes, formatDuration, formatTime } from '@/lib/traffic/status-class';
 import { hasFilters, matchesFilters, readFilters, writeFilters, type TrafficFilters } from '@/lib/traffic/traffic-filters';
+import { announceUnauthorized, onAuthorized } from '@/lib/ui/auth-events';
 import { replaceSearch } from '@/lib/ui/replace-search';
 import { ErrorNote } from '../error-note';
 import { VirtualList } from '../virtual-list';
@@ -16,6 +17,13 @@ import { FilterBar } from './filter-bar';
 const ROW_HEIGHT = 26;
 /** How long after a failed first history load the monitor tries again by itself (as the live feed reconnects). */
 const HISTORY_RETRY_MS = 3_000;
+
+/** A 401 from the traffic API opens the key prompt (as the hub's do, in use-resource); says whether it was one. */
+function announceIfUnauthorized(error: unknown): boolean {
+  if (!(error instanceof ApiError && error.isUnauthorized)) return false;
+  announceUnauthorized();
+  return true;
+}
 
 /** The live traffic monitor: history from the read API, then the live feed on top, newest first. */
 export function TrafficMonitor() {
@@ -34,6 +42,12 @@ export function TrafficMonitor() {
   const pausedRef = useRef(false);
   const pendingRef = useRef<ExchangeRow[]>([]);
   const [pendingCount, setPendingCount] = useState(0);
+  // Bumped when a key is saved after the traffic API refused this view: history and feed start over with it.
+  const [keyEpoch, setKeyEpoch] = useState(0);
+  const wasRefusedRef = useRef(false);
+  useEffect(() => onAuthorized(() => {
+    if (wasRefusedRef.current) setKeyEpoch((epoch) => epoch + 1);
+  }), []);
   const [history, setHistory] = useState<{ nextPage: number; totalElements: number; isExact: boolean; isLast: boolean; isLoading: boolean; error?: Error }>({ nextPage: 0, totalElements: 0, isExact: true, isLast: false, isLoading: true });
 
   const setUrl = useCallback((nextFilters: TrafficFilters, id: string | undefined) => {
@@ -59,14 +73,16 @@ export function TrafficMonitor() {
       return undefined;
     } catch (caught) {
       if (shownKeyRef.current !== filterKey) return undefined;
+      if (announceIfUnauthorized(caught)) wasRefusedRef.current = true;
       const error = caught instanceof Error ? caught : new Error(String(caught));
       setHistory((h) => ({ ...h, isLoading: false, error }));
       return error;
     }
   }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 
-  // New filters: start over with history page 0 and a live feed carrying the same filters.
+  // New filters (or a key entered after a refusal): start over with history page 0 and a live feed carrying the same filters.
   useEffect(() => {
+    wasRefusedRef.current = false;
     seenRef.current = new Set();
     pendingRef.current = [];
     setPendingCount(0);
@@ -83,6 +99,12 @@ export function TrafficMonitor() {
     const close = openLiveFeed({
       url: trafficClient.streamUrl(filters),
       onState: setFeedState,
+      // EventSource cannot see a 401: when the browser gives up, a probe finds out (and opens the key prompt).
+      shouldReconnect: () => trafficClient.probe().then(() => true, (error: unknown) => {
+        if (!announceIfUnauthorized(error)) return true;
+        wasRefusedRef.current = true;
+        return false;
+      }),
       onBatch: (arrived) => {
         const wanted = arrived.filter((row) => matchesFilters(row, filters));
         if (wanted.length === 0) return;
@@ -101,7 +123,7 @@ export function TrafficMonitor() {
       clearTimeout(retryTimer);
       close();
     };
-  }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
+  }, [filterKey, keyEpoch]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the filter key and a saved key only
 
   const togglePause = () => {
     const nextPaused = !pausedRef.current;
@@ -131,6 +153,7 @@ export function TrafficMonitor() {
       setRows([]);
       setDeleteError(undefined);
     } catch (error) {
+      announceIfUnauthorized(error);
       setDeleteError(error instanceof Error ? error : new Error(String(error)));
     }
   };
@@ -220,5 +243,6 @@ function FeedIndicator({ state, isPaused }: { state: FeedState; isPaused: boolea
   if (isPaused) return <span className="badge unknown">paused</span>;
   if (state === 'live') return <span className="badge up"><span className="dot live" /> live</span>;
   if (state === 'connecting') return <span className="badge">connecting…</span>;
+  if (state === 'refused') return <span className="badge down" title="The traffic API refused the live feed: it opens again once an API key is entered">feed needs an API key</span>;
   return <span className="badge down" title="The live feed is down; it reconnects by itself">{state === 'reconnecting' ? 'feed reconnecting' : 'feed closed'}</span>;
 }

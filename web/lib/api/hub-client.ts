@@ -70,7 +70,10 @@ export const hubClient = {
     requestJson(`${HUB_BASE}/requests/unmatched/near-misses`, NearMissListSchema, { headers: target(engineId) }),
 };
 
-/** Stores an API key for this browser session in an HttpOnly cookie (never readable by page scripts). */
+/**
+ * Stores an API key for this browser session in an HttpOnly cookie (never readable by page scripts), once the
+ * hub and the traffic API accepted it; a refusal is an ApiError (401) naming the service.
+ */
 export async function saveApiKey(apiKey: string): Promise<void> {
   await requestRaw('/bff/session', { method: 'POST', body: { apiKey } });
 }
@@ -79,5 +82,6 @@ export async function forgetApiKey(): Promise<void> {
   await requestRaw('/bff/session', { method: 'DELETE' });
 }
 
-export const SessionInfoSchema = z.object({ serverHeldKey: z.boolean(), sessionKey: z.boolean() });
+/** `GET /bff/session`: which keys the server holds (serverHeldKey: the hub's) and whether one was entered. */
+export const SessionInfoSchema = z.object({ serverHeldKey: z.boolean(), serverHeldTrafficKey: z.boolean(), sessionKey: z.boolean() });
 export const fetchSessionInfo = () => requestJson('/bff/session', SessionInfoSchema);

@@ -3,6 +3,7 @@ const FORWARDED_REQUEST_HEADERS = ['accept', 'content-type', 'last-event-id', 'x
 /** Hop-by-hop or re-encoded headers that must not be copied from the upstream answer. */
 const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-encoding', 'content-length', 'set-cookie']);
 
+/** The key the user typed (one for the hub and the traffic API; the name is older than the second). */
 export const SESSION_KEY_COOKIE = 'mockyard_hub_key';
 
 /**
@@ -64,8 +65,8 @@ export function readCookie(request: Request, name: string): string | undefined {
 }
 
 /**
- * The hub forwarder adds a key the browser never sees, so a page on another site must not be able to make a
- * browser send it requests (CSRF). Refused: a cross-site fetch metadata header, an Origin that is not this
+ * The hub and traffic forwarders add keys the browser never sees, so a page on another site must not be able
+ * to make a browser send them requests (CSRF). Refused: a cross-site fetch metadata header, an Origin that is not this
  * host, and a state-changing request whose body is not JSON (a form post needs no CORS preflight; JSON does).
  * Returns the problem to answer, or undefined when the request may pass.
  */

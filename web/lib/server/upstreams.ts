@@ -1,7 +1,7 @@
 /**
  * Where this app's server-side forwarders send calls, read at run time (one build serves every setup).
- * Behind the gateway the browser reaches /api directly; these matter for /bff (the hub, with the API key)
- * and for running the dashboard alone (`next dev`, `npm start`).
+ * The browser calls only this app (/bff/hub, /bff/traffic): the forwarders add the services' API keys,
+ * which the browser never sees, behind the gateway and alone (`next dev`, `npm start`) alike.
  */
 const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:8080';
 
@@ -12,6 +12,8 @@ export function readUpstreams(env: NodeJS.ProcessEnv = process.env) {
     trafficApiUrl: trimSlash(env.TRAFFIC_API_URL || gatewayUrl),
     /** Held here, never sent to the browser. Blank means none. */
     hubApiKey: env.HUB_API_KEY?.trim() || undefined,
+    /** The traffic read API's key (the logger's traffic.security.api-key), held like hubApiKey. */
+    trafficApiKey: env.TRAFFIC_API_KEY?.trim() || undefined,
   };
 }
 

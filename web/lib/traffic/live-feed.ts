@@ -1,6 +1,7 @@
 import { ExchangeSummaryWireSchema, toExchangeRow, type ExchangeRow } from '../api/traffic-schemas';
 
-export type FeedState = 'connecting' | 'live' | 'reconnecting' | 'closed';
+/** `refused`: the API turned the feed down (no or a wrong key, as shouldReconnect found); it is not retried. */
+export type FeedState = 'connecting' | 'live' | 'reconnecting' | 'refused' | 'closed';
 
 export type LiveFeedOptions = {
   url: string;
@@ -11,6 +12,13 @@ export type LiveFeedOptions = {
   /** Wait before opening a new connection after the browser gave up on one. */
   reconnectMs?: number;
   createEventSource?: (url: string) => EventSource;
+  /**
+   * Asked each time the browser gave up on a connection, since EventSource cannot see why (a 401 and a server
+   * that is down look the same): false = the API refuses it, so the feed stays `refused` instead of retrying
+   * every reconnectMs in silence, and whoever opened it opens it again once that changes (a key was entered).
+   * Without it, or when it fails, the feed reconnects.
+   */
+  shouldReconnect?: () => Promise<boolean>;
 };
 
 /**
@@ -51,16 +59,23 @@ export function openLiveFeed(options: LiveFeedOptions): () => void {
     current.onopen = () => options.onState('live');
     current.onerror = () => {
       if (isClosed) return;
-      if (current.readyState !== 2) {
-        options.onState('reconnecting');
-        return;
-      }
-      // The browser gave up (the server answered an error or is gone): try again ourselves.
       options.onState('reconnecting');
-      reconnectTimer ??= setTimeout(connect, reconnectMs);
+      // Still CONNECTING: the browser retries by itself, resuming with Last-Event-ID.
+      if (current.readyState !== 2) return;
+      // The browser gave up (the server answered an error or is gone): try again ourselves, unless refused.
+      void reconnectUnlessRefused(current);
     };
     current.onmessage = receive;
     current.addEventListener('exchange', receive as EventListener);
+  };
+  const reconnectUnlessRefused = async (failed: EventSource) => {
+    const mayRetry = options.shouldReconnect ? await options.shouldReconnect().catch(() => true) : true;
+    if (isClosed || source !== failed) return;
+    if (!mayRetry) {
+      options.onState('refused');
+      return;
+    }
+    reconnectTimer ??= setTimeout(connect, reconnectMs);
   };
   connect();
 

@@ -1,4 +1,4 @@
-/** The hub answered 401: the shell shows the API-key prompt; after a key is saved, resources reload. */
+/** The hub or the traffic API answered 401: the shell shows the API-key prompt; after a key is saved, resources reload. */
 const UNAUTHORIZED = 'mockyard:unauthorized';
 const AUTHORIZED = 'mockyard:authorized';
 

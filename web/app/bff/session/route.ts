@@ -6,15 +6,24 @@ export const dynamic = 'force-dynamic';
 
 const SaveKeySchema = z.object({ apiKey: z.string().trim().min(1, 'apiKey must not be blank').max(4096) });
 
-/** Whether a hub API key is available: held by the server (HUB_API_KEY) or entered for this session. */
+/**
+ * Whether an API key is available: held by the server (HUB_API_KEY: serverHeldKey; TRAFFIC_API_KEY:
+ * serverHeldTrafficKey) or entered for this session (one typed key serves both). Never the key itself.
+ */
 export function GET(request: Request): Response {
-  return Response.json({ serverHeldKey: Boolean(readUpstreams().hubApiKey), sessionKey: Boolean(readCookie(request, SESSION_KEY_COOKIE)) });
+  const { hubApiKey, trafficApiKey } = readUpstreams();
+  return Response.json({
+    serverHeldKey: Boolean(hubApiKey),
+    serverHeldTrafficKey: Boolean(trafficApiKey),
+    sessionKey: Boolean(readCookie(request, SESSION_KEY_COOKIE)),
+  });
 }
 
 /**
- * Keeps a key the user entered in an HttpOnly, SameSite=Strict session cookie scoped to /bff, once the hub
- * has accepted it: a wrong key is answered here (401, nothing stored) instead of being kept and failing
- * on the next call. Not checked when the server holds HUB_API_KEY, which the forwarder uses instead.
+ * Keeps a key the user entered in an HttpOnly, SameSite=Strict session cookie scoped to /bff, once the
+ * services that will be sent it have accepted it: a wrong key is answered here (401 naming the service that
+ * refused it, nothing stored) instead of being kept and failing on the next call. A service whose key the
+ * server holds is not asked: its forwarder uses the server's key, never the typed one.
  */
 export async function POST(request: Request): Promise<Response> {
   const refused = refuseCrossSite(request);
@@ -25,9 +34,10 @@ export async function POST(request: Request): Promise<Response> {
       errors: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
     });
   }
-  // With a server-held key the typed one is never used (the forwarder prefers HUB_API_KEY): nothing to check.
-  const refusedKey = readUpstreams().hubApiKey ? undefined : await checkKeyWithHub(parsed.data.apiKey);
-  if (refusedKey) return refusedKey;
+  for (const check of keyChecks(parsed.data.apiKey)) {
+    const refusedKey = await checkKey(check);
+    if (refusedKey) return refusedKey;
+  }
   const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
   return new Response(null, {
     status: 204,
@@ -35,22 +45,33 @@ export async function POST(request: Request): Promise<Response> {
   });
 }
 
-/** Asks the hub for its (key-protected) engine list with the key; a problem response when it is not accepted. */
-async function checkKeyWithHub(apiKey: string): Promise<Response | undefined> {
-  const { hubUrl } = readUpstreams();
+export function DELETE(): Response {
+  return new Response(null, { status: 204, headers: { 'set-cookie': `${SESSION_KEY_COOKIE}=; Path=/bff; HttpOnly; SameSite=Strict; Max-Age=0` } });
+}
+
+/** One key-protected call that answers 401/403 to a key the service does not accept. */
+type KeyCheck = { service: 'hub' | 'traffic'; name: string; url: string; headers: Record<string, string> };
+
+/** What the typed key would be used for: the hub's admin API and the traffic read API, unless the server holds their key. */
+function keyChecks(apiKey: string): KeyCheck[] {
+  const { hubUrl, hubApiKey, trafficApiUrl, trafficApiKey } = readUpstreams();
+  const checks: KeyCheck[] = [];
+  if (!hubApiKey) checks.push({ service: 'hub', name: 'the hub', url: `${hubUrl}/hub/admin/registry/servers`, headers: { 'x-hub-api-key': apiKey } });
+  if (!trafficApiKey) checks.push({ service: 'traffic', name: 'the traffic API', url: `${trafficApiUrl}/api/requests?size=1`, headers: { 'x-api-key': apiKey } });
+  return checks;
+}
+
+/** Asks the service for a (key-protected) resource with the key; a problem response when it is not accepted. */
+async function checkKey({ service, name, url, headers }: KeyCheck): Promise<Response | undefined> {
   let status: number;
   try {
-    const answer = await fetch(`${hubUrl}/hub/admin/registry/servers`, { headers: { 'x-hub-api-key': apiKey, accept: 'application/json' }, cache: 'no-store', signal: AbortSignal.timeout(10_000) });
+    const answer = await fetch(url, { headers: { ...headers, accept: 'application/json' }, cache: 'no-store', signal: AbortSignal.timeout(10_000) });
     await answer.body?.cancel();
     status = answer.status;
   } catch (error) {
-    return problemResponse(502, 'bad-gateway', 'Upstream unreachable', `the key could not be checked: ${hubUrl} could not be reached: ${describeFetchFailure(error)}`);
+    return problemResponse(502, 'bad-gateway', 'Upstream unreachable', `the key could not be checked: ${new URL(url).origin} could not be reached: ${describeFetchFailure(error)}`, { service });
   }
-  if (status === 401 || status === 403) return problemResponse(401, 'unauthorized', 'API key refused', 'the hub did not accept this API key');
-  if (status >= 500) return problemResponse(502, 'bad-gateway', 'Hub error', `the key could not be checked: the hub answered ${status}`);
+  if (status === 401 || status === 403) return problemResponse(401, 'unauthorized', 'API key refused', `${name} did not accept this API key`, { service });
+  if (status >= 500) return problemResponse(502, 'bad-gateway', `${service === 'hub' ? 'Hub' : 'Traffic API'} error`, `the key could not be checked: ${name} answered ${status}`, { service });
   return undefined;
-}
-
-export function DELETE(): Response {
-  return new Response(null, { status: 204, headers: { 'set-cookie': `${SESSION_KEY_COOKIE}=; Path=/bff; HttpOnly; SameSite=Strict; Max-Age=0` } });
 }
