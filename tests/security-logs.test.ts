@@ -14,6 +14,7 @@ const SECRETS = {
   hubKey: 'hubkey-7f3a9c1e55d24b08',
   trafficKey: 'traffickey-3b8e1f6a0c9d',
   wrongTrafficKey: 'wrongtraffickey-e2c5a8d7f1',
+  wrongProxyPassword: 'wrongproxypass-6a1d9e3b7c',
   engineKey: 'enginekey-c2b81d0e9a6f4473',
   bearer: 'bearer-tok-91d3e6f0a8b2',
   cookie: 'sessioncookie-4e7a0c9d1f',
@@ -74,25 +75,28 @@ beforeAll(async () => {
     HUB_ENGINE_API_KEY: SECRETS.engineKey,
     ENGINE_ADMIN_API_KEY: SECRETS.engineKey,
     TRAFFIC_API_KEY: SECRETS.trafficKey,
+    // the forward proxy's and /proxy's key (proxy.security.api-key): every proxied call below sends it
+    PROXY_API_KEY: SECRETS.proxyPassword,
   });
 
   const gw = stack.gatewayUrl;
   const hubHeaders = { 'X-Hub-Api-Key': SECRETS.hubKey, 'content-type': 'application/json' };
+  const basic = Buffer.from(`user:${SECRETS.proxyPassword}`).toString('base64');
   // 1. /proxy with credentials in headers, body and query
   const proxied = await fetch(`${gw}/proxy?url=${encodeURIComponent(`${upstreamUrl}/login?password=${SECRETS.queryPassword}`)}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${SECRETS.bearer}`, cookie: `sid=${SECRETS.cookie}`, 'x-hub-api-key': SECRETS.xHubKeyOnTraffic, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${SECRETS.bearer}`, cookie: `sid=${SECRETS.cookie}`, 'x-hub-api-key': SECRETS.xHubKeyOnTraffic, 'proxy-authorization': `Basic ${basic}`, 'content-type': 'application/json' },
     body: JSON.stringify({ user: 'u', password: SECRETS.bodyPassword }),
   });
   expect(proxied.status).toBe(200);
   // …and to a target that refuses, so the failure paths log too (the detail names the target URL)
   const closedPort = await freePort();
   const failed = await fetch(`${gw}/proxy?url=${encodeURIComponent(`http://127.0.0.1:${closedPort}/fail?password=${SECRETS.queryPassword}`)}`, {
-    headers: { authorization: `Bearer ${SECRETS.bearer}` },
+    headers: { authorization: `Bearer ${SECRETS.bearer}`, 'proxy-authorization': `Basic ${basic}` },
   });
   expect(failed.status).toBe(502);
-  // 2. the forward proxy with proxy credentials
-  const basic = Buffer.from(`user:${SECRETS.proxyPassword}`).toString('base64');
+  // 2. the forward proxy with proxy credentials, and with wrong ones
+  expect(await viaForwardProxy(stack.ports.SERVICE_PROXY_PORT, `${upstreamUrl}/forwarded-refused`, { 'proxy-authorization': `Basic ${Buffer.from(`user:${SECRETS.wrongProxyPassword}`).toString('base64')}` })).toBe(407);
   expect(await viaForwardProxy(stack.ports.SERVICE_PROXY_PORT, `${upstreamUrl}/forwarded`, { 'proxy-authorization': `Basic ${basic}`, authorization: `Bearer ${SECRETS.bearer}` })).toBe(200);
   expect(await viaForwardProxy(stack.ports.SERVICE_PROXY_PORT, `http://127.0.0.1:${closedPort}/fail-forward?password=${SECRETS.queryPassword}`, { 'proxy-authorization': `Basic ${basic}` })).toBe(502);
   // 3. the hub, right and wrong key; through it the engine (its admin key), and the health probes
