@@ -1,6 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestRedis, type TestRedis } from '@mockyard/testkit';
 import { PROXY_AUTHENTICATE } from '../src/forwarding/proxy-credentials';
 import { call, json } from './support/http-call';
@@ -49,7 +52,8 @@ describe('proxy credentials (proxy.security.api-key)', () => {
     echoTcp = net.createServer((s) => s.pipe(s));
     await new Promise<void>((r) => echoTcp.listen(0, '127.0.0.1', r));
     echoTcpPort = (echoTcp.address() as net.AddressInfo).port;
-    gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, PROXY_API_KEY: KEY });
+    // a redaction list without proxy-authorization: the proxy key is redacted all the same
+    gateway = await startTestGateway({ REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix, PROXY_API_KEY: KEY, CAPTURE_REDACT_HEADERS: 'authorization' });
     stream = new TrafficStreamReader(redis.url, redis.prefix);
     proxied = (path, headers = {}) => call(`${gateway.url}/proxy?url=${encodeURIComponent(`${upstream.url}${path}`)}`, { headers });
   });
@@ -79,7 +83,7 @@ describe('proxy credentials (proxy.security.api-key)', () => {
     }
   });
 
-  it('forwards /proxy with the key as Basic password or Bearer, never passing the header to the target, and captures it redacted', async () => {
+  it('forwards /proxy with the key as Basic password or Bearer, never passing the header to the target, and captures it redacted (not on the redaction list)', async () => {
     for (const [path, header] of [['/echo/basic', basic('anyone', KEY)], ['/echo/bearer', `Bearer ${KEY}`]]) {
       const res = await proxied(path, { 'Proxy-Authorization': header });
       expect(res.status).toBe(200);
@@ -116,6 +120,45 @@ describe('proxy credentials (proxy.security.api-key)', () => {
     });
     expect(echoed.toString()).toBe('ping');
     tunnel.socket.destroy();
+  });
+
+  it('survives clients that reset the connection after a refused CONNECT (407, and 400 with the key), as a process', async () => {
+    // A gateway process of its own: an exception thrown from a socket's error listener ends a process, which an
+    // in-process gateway under Jest would not show.
+    const spoolDir = mkdtempSync(join(tmpdir(), 'gw-spool-'));
+    const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'main.js')], {
+      env: { ...process.env, PROXY_WORKERS: '1', SERVER_PORT: '0', SERVICE_PROXY_PORT: '0', LOG_LEVEL: 'INFO', REDIS_URL: redis.url, REDIS_PREFIX: `${redis.prefix}-p`, PROXY_API_KEY: KEY, CAPTURE_SPOOL_DIR: spoolDir },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const ports = await new Promise<{ port: number; proxyPort: number }>((resolve, reject) => {
+        let buffered = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          buffered += chunk.toString();
+          const line = buffered.split('\n').find((l) => l.includes('"proxy-gateway listening"'));
+          if (line) resolve(JSON.parse(line) as { port: number; proxyPort: number });
+        });
+        void exited.then(() => reject(new Error('the gateway exited before it listened')));
+      });
+      for (const head of ['', `Proxy-Authorization: ${basic('me', KEY)}\r\n`]) {
+        const socket = net.connect(ports.proxyPort, '127.0.0.1');
+        await new Promise((r) => socket.once('connect', r));
+        // with the key, a target that is no host:port: the 400 refusal
+        socket.write(`CONNECT ${head ? 'not-an-authority' : `127.0.0.1:${echoTcpPort}`} HTTP/1.1\r\nHost: x\r\n${head}\r\n`);
+        const answer = await new Promise<string>((r) => socket.once('data', (c: Buffer) => r(c.toString())));
+        expect(answer).toMatch(head ? /^HTTP\/1\.1 400 / : /^HTTP\/1\.1 407 /);
+        socket.resetAndDestroy();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(child.exitCode).toBeNull();
+      const res = await call(`http://127.0.0.1:${ports.port}/proxy?url=${encodeURIComponent(`${upstream.url}/echo/after-resets`)}`, { headers: { 'Proxy-Authorization': `Bearer ${KEY}` } });
+      expect(res.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(spoolDir, { recursive: true, force: true });
+    }
   });
 
   it('asks nothing of the gateway\'s other routes', async () => {

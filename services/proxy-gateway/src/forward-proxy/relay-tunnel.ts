@@ -36,6 +36,9 @@ export function parseAuthority(authority: string | undefined): { host: string; p
 export function relayTunnel(req: IncomingMessage, client: Duplex, head: Buffer, options: TunnelOptions): void {
   const startedAt = new Date();
   const started = process.hrtime.bigint();
+  // Declared before the listener that reads it: a client that resets after a refusal (no upstream yet) must
+  // find undefined here, not a binding still in its temporal dead zone, whose ReferenceError killed the worker.
+  let upstream: net.Socket | undefined;
   client.on('error', () => upstream?.destroy());
   const refused = options.credentials?.(req.headers['proxy-authorization']);
   if (refused) {
@@ -62,7 +65,7 @@ export function relayTunnel(req: IncomingMessage, client: Duplex, head: Buffer, 
   let established = false;
   let error: string | undefined;
   let openSides = 2;
-  const upstream: net.Socket = net.connect({ host: target.host, port: target.port, ...(options.outbound ? { lookup: options.outbound.lookup } : {}) });
+  upstream = net.connect({ host: target.host, port: target.port, ...(options.outbound ? { lookup: options.outbound.lookup } : {}) });
   const timer = setTimeout(() => upstream.destroy(Object.assign(new Error(`no connection within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })), options.timeoutMs);
 
   upstream.once('connect', () => {

@@ -42,7 +42,8 @@ export function createForwarder(settings: ForwarderSettings, publisher: TrafficP
     settings.captureEnabled && publisher
       ? {
           maxBodyBytes: settings.maxBodyBytes,
-          redactHeaders: new Set(settings.redactHeaders.map((h) => h.toLowerCase())),
+          // With a proxy key, Proxy-Authorization carries it: redacted whatever capture.redact-headers lists.
+          redactHeaders: new Set([...settings.redactHeaders, ...(settings.apiKey ? ['proxy-authorization'] : [])].map((h) => h.toLowerCase())),
           publish: (...args: Parameters<TrafficPublisher['publish']>) => publisher.publish(...args),
           publishLater: (build: DeferredTrafficEvent) => publisher.publishLater(build),
         }

@@ -4,6 +4,7 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 
 describe('createProxyCredentialsCheck (proxy.security.api-key)', () => {
   const check = createProxyCredentialsCheck('s3cret:key')!;
+  const spaced = createProxyCredentialsCheck('two words')!;
 
   it('is no check at all without a key', () => {
     expect(createProxyCredentialsCheck(undefined)).toBeUndefined();
@@ -20,6 +21,12 @@ describe('createProxyCredentialsCheck (proxy.security.api-key)', () => {
     ['a lower-case scheme and spaces around', '  basic ' + Buffer.from('u:s3cret:key').toString('base64') + ' '],
   ])('lets %s through', (_what, header) => {
     expect(check(header)).toBeUndefined();
+  });
+
+  it('takes a key with a space in it, as Bearer and as Basic', () => {
+    expect(spaced('Bearer two words')).toBeUndefined();
+    expect(spaced(basic('u', 'two words'))).toBeUndefined();
+    expect(spaced('Bearer two')).toMatchObject({ status: 407 });
   });
 
   it.each([

@@ -28,7 +28,7 @@ export function createProxyCredentialsCheck(apiKey: string | undefined): ProxyCr
 }
 
 function presentedKey(header: string | undefined): string | undefined {
-  const match = header ? /^(Basic|Bearer)\s+(\S+)\s*$/i.exec(header.trim()) : null;
+  const match = header ? /^(Basic|Bearer)\s+(.+)$/i.exec(header.trim()) : null;
   if (!match) return undefined;
   if (match[1].toLowerCase() === 'bearer') return match[2];
   const decoded = Buffer.from(match[2], 'base64').toString('utf8');
