@@ -90,7 +90,6 @@ export class TrafficConsumer {
   private stopping = false;
   /** Failed batches or loop turns since the last stored batch: drives the retry backoff. */
   private failuresInARow = 0;
-  private claimCursor = '0-0';
   private wake?: () => void;
   /** Moving average of an entry's bytes, for the COUNT of the next read (batchMaxBytes). */
   private entryBytes = 0;
@@ -151,9 +150,6 @@ export class TrafficConsumer {
           entries = await this.read('0', 0, this.readCount(this.options.batchSize));
           if (entries.length === 0) {
             readOwnPending = false;
-            // Before new entries are read (at start, after failed batches): what was trimmed meanwhile is
-            // counted while the group is still behind the stream's first entry, where the count is exact.
-            nextClaimAt = 0;
             continue;
           }
         } else {
@@ -174,7 +170,6 @@ export class TrafficConsumer {
           // The stream (and with it the group) was deleted: recreate both and carry on.
           logger.warn({ err: message }, 'traffic consumer group missing; recreating it');
           await this.ensureGroup().catch(() => undefined);
-          this.claimCursor = '0-0';
           continue;
         }
         const delayMs = this.nextRetryDelayMs();
@@ -206,6 +201,8 @@ export class TrafficConsumer {
     const { batchSize, batchMaxWaitMs } = this.options;
     const maxBytes = this.options.batchMaxBytes ?? Infinity;
     const blockMs = Math.max(this.claimPeriodMs(), 50);
+    // Entries trimmed unread can be counted only until the group reads past them: just before it does.
+    await this.countTrimmed();
     const batch = await this.read('>', blockMs, this.readCount(batchSize));
     let bytes = entriesBytes(batch);
     let events = entriesEvents(batch);
@@ -281,20 +278,18 @@ export class TrafficConsumer {
     this.options.logger.warn({ entries, ...estimate, ...extra, consumer: this.options.consumerName }, message);
   }
 
-  /** Takes over entries that sat unacked longer than claimIdleMs in another (dead) consumer's list. */
+  /**
+   * Takes over entries that sat unacked longer than claimIdleMs in another (dead) consumer's list
+   * (CLAIM_STALE_SCRIPT). Stale ones the stream's cap trimmed meanwhile leave the list, counted as lost: their
+   * consumer is gone or failing, and nobody has their events. Entries that are not stale are left alone even
+   * when trimmed: their consumer is storing them (XAUTOCLAIM would drop those too, and they would look lost).
+   */
   private async claimStale(): Promise<RawEntry[]> {
     const { trafficStream, trafficConsumerGroup } = this.keys;
     const { redis, consumerName, claimIdleMs, batchSize } = this.options;
-    const reply = (await redis.xautoclaim(trafficStream, trafficConsumerGroup, consumerName, claimIdleMs, this.claimCursor, 'COUNT', this.readCount(batchSize))) as [
-      string,
-      RawEntry[],
-      string[]?,
-    ];
-    this.claimCursor = reply[0];
-    // Redis 7 drops pending entries no longer in the stream from the list and names them here.
-    const deleted = reply[2]?.length ?? 0;
-    if (deleted) this.noteTrimmed(deleted, 'pending traffic entries trimmed from the stream before they were stored: their events are lost');
-    const claimed = reply[1].filter((e) => e !== null);
+    const [entries, deleted] = (await redis.eval(CLAIM_STALE_SCRIPT, 1, trafficStream, trafficConsumerGroup, consumerName, claimIdleMs, this.readCount(batchSize))) as [RawEntry[], number];
+    if (deleted) this.noteTrimmed(deleted, 'pending traffic entries of a stopped consumer were trimmed from the stream before they were stored: their events are lost');
+    const claimed = entries.filter((e) => e !== null);
     if (claimed.length) {
       this.stats.claimed += claimed.length;
       this.options.logger.info({ count: claimed.length, consumer: consumerName }, 'claimed stale traffic entries');
@@ -312,16 +307,16 @@ export class TrafficConsumer {
     const bad: DeadLetter[] = [];
     const entryIds: string[] = [];
     const seen = new Set<string>();
-    let trimmed = 0;
+    const trimmedIds: string[] = [];
     for (const [entryId, fields] of entries) {
       if (seen.has(entryId)) continue;
       seen.add(entryId);
-      entryIds.push(entryId);
-      // A pending entry the stream's cap trimmed before its retry: nothing left to store or dead-letter.
+      // One of our pending entries the stream's cap trimmed before its retry: nothing left to store.
       if (fields === null) {
-        trimmed++;
+        trimmedIds.push(entryId);
         continue;
       }
+      entryIds.push(entryId);
       decodeTrafficEntry(fields).forEach((decoded, index) => {
         if (decoded.ok) good.push({ entryId, index, event: decoded.event, raw: decoded.raw, bodyFields: decoded.bodyFields });
         else bad.push({ entryId, index, raw: decoded.raw, bodyFields: decoded.bodyFields, reason: decoded.reason });
@@ -340,9 +335,13 @@ export class TrafficConsumer {
       this.stats.batches += 1;
       rejected = (outcome?.rejected ?? []).map(({ entry: { event: _event, ...kept }, reason }) => ({ ...kept, reason }));
     }
-    await this.settle(entryIds, [...bad, ...rejected]);
+    if (entryIds.length) await this.settle(entryIds, [...bad, ...rejected]);
     this.stats.acked += good.length - rejected.length;
-    if (trimmed) this.noteTrimmed(trimmed, 'pending traffic entries trimmed from the stream before they were stored: their events are lost');
+    if (trimmedIds.length) {
+      // Counted by what the ack removed: a consumer claiming them at the same moment counts the rest.
+      const removed = await this.options.redis.xack(this.keys.trafficStream, this.keys.trafficConsumerGroup, ...trimmedIds);
+      if (removed) this.noteTrimmed(removed, 'pending traffic entries trimmed from the stream before their retry: their events are lost');
+    }
     return true;
   }
 
@@ -429,26 +428,58 @@ export async function ensureConsumerGroup(redis: Redis, stream: string, group: s
 /**
  * Entries the stream's cap (XADD MAXLEN) trimmed before the group read them, counted once for the group.
  * KEYS: the stream, the group's running count; ARGV: the group. Returns { the count, what this call added }.
- * The group's `lag` (XINFO GROUPS: entries added minus entries the group read) keeps counting the entries
- * trimmed unread, for good; minus the stream's length it is their number exactly while the group is behind
- * the stream's first entry (all that is left is unread), and less than it once the group caught up. So the
- * running count is the highest value seen, raised atomically: every logger checks, none counts twice, and
- * what is trimmed is counted as long as some check runs before the group reads past it (the consumers check
- * every claim period and before they read new entries). `lag` is null after XDEL, which nothing here uses.
+ * Only a group behind the stream's first entry (its last delivered id before it) can have lost entries
+ * unread; then they are the entries added before the first one left (`entries-added` - `length`) minus the
+ * entries the group read (`entries-read`). The script counts them and sets `entries-read` to that position
+ * (XGROUP SETID to the same last id): each lost entry is counted once, by whichever consumer checks first, on
+ * every Redis 7+ whatever it does with `entries-read` and `lag` after a trim (7.4 and 8 changed both). The
+ * consumers check before each read of new entries and every claim period; the cheap first step (`lag` below
+ * `length` means not behind, in every version) spares XINFO STREAM in the normal case. A group that never
+ * read has no `entries-read`: its count starts at that check. Entries trimmed before the group existed are
+ * not its loss.
  */
 const COUNT_TRIMMED_SCRIPT = `
-local lag = false
-for _, g in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do
-  local name, value
-  for i = 1, #g, 2 do
-    if g[i] == 'name' then name = g[i + 1] elseif g[i] == 'lag' then value = g[i + 1] end
-  end
-  if name == ARGV[1] then lag = value end
+local function field(list, name)
+  for i = 1, #list, 2 do if list[i] == name then return list[i + 1] end end
 end
-local known = tonumber(redis.call('GET', KEYS[2]) or '0')
-if not lag then return {known, 0} end
-local trimmed = lag - redis.call('XLEN', KEYS[1])
-if trimmed <= known then return {known, 0} end
-redis.call('SET', KEYS[2], trimmed)
-return {trimmed, trimmed - known}
+local function before(a, b)
+  local ams, aseq = string.match(a, '^(%d+)-(%d+)$')
+  local bms, bseq = string.match(b, '^(%d+)-(%d+)$')
+  ams, bms = tonumber(ams), tonumber(bms)
+  return ams < bms or (ams == bms and tonumber(aseq) < tonumber(bseq))
+end
+local total = tonumber(redis.call('GET', KEYS[2]) or '0')
+local group
+for _, g in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do
+  if field(g, 'name') == ARGV[1] then group = g end
+end
+if not group then return {total, 0} end
+local length = redis.call('XLEN', KEYS[1])
+local lag = field(group, 'lag')
+if length == 0 or (lag and lag < length) then return {total, 0} end
+local stream = redis.call('XINFO', 'STREAM', KEYS[1])
+local first = field(stream, 'first-entry')
+local last = field(group, 'last-delivered-id')
+if not first or not before(last, first[1]) then return {total, 0} end
+local position = field(stream, 'entries-added') - length
+local read = field(group, 'entries-read')
+redis.call('XGROUP', 'SETID', KEYS[1], ARGV[1], last, 'ENTRIESREAD', position)
+if not read or position <= read then return {total, 0} end
+total = redis.call('INCRBY', KEYS[2], position - read)
+return {total, position - read}
+`;
+
+/**
+ * Claims the group's entries pending longer than ARGV[3] ms (their consumer died or is stuck) for consumer
+ * ARGV[2], at most ARGV[4]; KEYS: the stream; ARGV[1]: the group. Returns { the claimed entries, how many of
+ * the stale ones were gone from the stream }. XCLAIM drops a pending entry the stream no longer has from the
+ * list and leaves it out of its answer; one script, so an entry re-read by its consumer between the listing
+ * and the claim (no longer idle, so not claimed) is not taken for a trimmed one.
+ */
+const CLAIM_STALE_SCRIPT = `
+local ids = {}
+for _, p in ipairs(redis.call('XPENDING', KEYS[1], ARGV[1], 'IDLE', ARGV[3], '-', '+', ARGV[4])) do ids[#ids + 1] = p[1] end
+if #ids == 0 then return {{}, 0} end
+local claimed = redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[3], unpack(ids))
+return {claimed, #ids - #claimed}
 `;

@@ -181,6 +181,21 @@ it('counts the entries the stream\'s cap trimmed before any logger read them, on
   expect(trimmedBy(second)).toBe(3);
 });
 
+it('leaves trimmed entries a live consumer is still storing alone: neither claimed away nor counted as lost', async () => {
+  const group = keys.trafficConsumerGroup;
+  await ensureConsumerGroup(redis, keys.trafficStream, group);
+  const events = [makeEvent(), makeEvent(), makeEvent(), makeEvent()];
+  await publish(redis, testRedis.prefix, events);
+  // Another instance read three just now and is inserting them; the cap trims them under it.
+  await redis.xreadgroup('GROUP', group, 'busy', 'COUNT', 3, 'STREAMS', keys.trafficStream, '>');
+  await redis.xtrim(keys.trafficStream, 'MAXLEN', 1);
+  const logger = await start({ TRAFFIC_CONSUMER_CLAIM_IDLE_MS: '60000' });
+  await waitFor(async () => (await rowIds(logger)).includes(events[3].id), 'the entry left stored');
+  expect(logger.consumerStats()).toMatchObject({ trimmed: 0, claimed: 0 });
+  const [pending] = (await redis.xpending(keys.trafficStream, group)) as [number];
+  expect(pending).toBe(3);
+});
+
 it('counts pending entries the stream\'s cap trimmed before their retry, claimed or its own, and dead-letters nothing', async () => {
   const group = keys.trafficConsumerGroup;
   await ensureConsumerGroup(redis, keys.trafficStream, group);
