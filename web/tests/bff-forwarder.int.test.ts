@@ -216,19 +216,30 @@ describe('session key endpoint (/bff/session)', () => {
     expect(seen.map((s) => s.url)).toEqual(['/hub/admin/registry/servers']);
   });
 
-  it('answers 502 naming the traffic API when the key cannot be checked there, and stores nothing', async () => {
+  it('stores a key the hub accepted while the traffic API cannot be reached (and the other way round)', async () => {
     process.env.TRAFFIC_API_URL = 'http://127.0.0.1:1';
-    const response = await saveKey('typed key');
-    expect(response.status).toBe(502);
-    expect(await response.json()).toMatchObject({ service: 'traffic', detail: expect.stringContaining('127.0.0.1:1') });
+    const hubOnly = await saveKey('typed key');
+    expect(hubOnly.status).toBe(204);
+    expect(hubOnly.headers.get('set-cookie')).toContain(SESSION_KEY_COOKIE);
+    process.env.TRAFFIC_API_URL = upstreamUrl;
+    process.env.HUB_URL = 'http://127.0.0.1:1';
+    expect((await saveKey('typed key')).status).toBe(204);
+  });
+
+  it('still refuses a key one service refuses while the other cannot be reached', async () => {
+    process.env.HUB_URL = 'http://127.0.0.1:1';
+    const response = await saveKey('hub only key');
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ service: 'traffic' });
     expect(response.headers.get('set-cookie')).toBeNull();
   });
 
-  it('answers 502 naming the hub when the key cannot be checked, and stores nothing', async () => {
+  it('answers 502 naming the upstream when no service could check the key, and stores nothing', async () => {
     process.env.HUB_URL = 'http://127.0.0.1:1';
-    const response = await sessionRoute.POST(new Request('http://dash.test/bff/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"apiKey":"typed key"}' }));
+    process.env.TRAFFIC_API_URL = 'http://127.0.0.1:1';
+    const response = await saveKey('typed key');
     expect(response.status).toBe(502);
-    expect((await response.json()).detail).toContain('127.0.0.1:1');
+    expect(await response.json()).toMatchObject({ service: 'hub', detail: expect.stringContaining('127.0.0.1:1') });
     expect(response.headers.get('set-cookie')).toBeNull();
   });
 
@@ -269,6 +280,20 @@ describe('traffic API forwarder (/bff/traffic/*)', () => {
     expect(response.status).toBe(200);
     expect(seen[0]).toMatchObject({ method: 'DELETE', url: '/api/exchanges' });
     expect(seen[0].headers['x-api-key']).toBe('traffic-secret');
+  });
+
+  it('answers 502 naming TRAFFIC_API_KEY when the traffic API refuses the key the server holds (no prompt: typing would not help)', async () => {
+    process.env.TRAFFIC_API_KEY = 'wrong key';
+    const response = await trafficRoute.GET(new Request('http://dash.test/bff/traffic/requests'), params(['requests']));
+    expect(response.status).toBe(502);
+    expect((await response.json()).detail).toBe("the traffic API refused the dashboard's TRAFFIC_API_KEY: set it to traffic-logger's traffic.security.api-key");
+  });
+
+  it('answers 502 naming HUB_API_KEY when the hub refuses the key the server holds', async () => {
+    process.env.HUB_API_KEY = 'wrong key';
+    const response = await hubRoute.GET(new Request('http://dash.test/bff/hub/admin/mappings'), params(['admin', 'mappings']));
+    expect(response.status).toBe(502);
+    expect((await response.json()).detail).toContain("refused the dashboard's HUB_API_KEY");
   });
 
   it('passes a refusal of the key through as the 401 it is (the page opens the key prompt)', async () => {

@@ -44,6 +44,17 @@ export function problemResponse(status: number, type: string, title: string, det
   return Response.json({ type: `https://mockyard.dev/problems/${type}`, title, status, detail, ...extra }, { status, headers: { 'content-type': 'application/problem+json' } });
 }
 
+/**
+ * A 401 to the key this server holds is the dashboard's misconfiguration, not the user's: passed through it
+ * would open the key prompt, whose typed key the forwarder never sends while it holds one. So it becomes a 502
+ * naming the variable to fix.
+ */
+export async function refusedServerKey(response: Response, service: string, variable: string, setting: string): Promise<Response> {
+  if (response.status !== 401) return response;
+  await response.body?.cancel();
+  return problemResponse(502, 'bad-gateway', 'Dashboard misconfigured', `${service} refused the dashboard's ${variable}: set it to ${setting}`);
+}
+
 /** Why a server-side fetch failed: undici's network error hides the reason in its `cause`. */
 export function describeFetchFailure(error: unknown): string {
   return error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);

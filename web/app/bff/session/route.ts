@@ -34,10 +34,14 @@ export async function POST(request: Request): Promise<Response> {
       errors: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
     });
   }
-  for (const check of keyChecks(parsed.data.apiKey)) {
-    const refusedKey = await checkKey(check);
-    if (refusedKey) return refusedKey;
-  }
+  // A refusal anywhere stores nothing; a service that cannot be reached does not block a key another one
+  // accepted (it is checked when it is used: a refusal then opens the prompt again).
+  const checks = keyChecks(parsed.data.apiKey);
+  const outcomes: (Response | undefined)[] = [];
+  for (const check of checks) outcomes.push(await checkKey(check));
+  const refusal = outcomes.find((outcome) => outcome?.status === 401);
+  if (refusal) return refusal;
+  if (checks.length > 0 && outcomes.every((outcome) => outcome !== undefined)) return outcomes[0]!;
   const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
   return new Response(null, {
     status: 204,
@@ -61,7 +65,7 @@ function keyChecks(apiKey: string): KeyCheck[] {
   return checks;
 }
 
-/** Asks the service for a (key-protected) resource with the key; a problem response when it is not accepted. */
+/** Asks the service for a (key-protected) resource with the key; undefined when accepted, else the problem (401 refused, 502 not checked). */
 async function checkKey({ service, name, url, headers }: KeyCheck): Promise<Response | undefined> {
   let status: number;
   try {

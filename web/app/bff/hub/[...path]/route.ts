@@ -1,4 +1,4 @@
-import { forwardRequest, readCookie, readSearch, refuseCrossSite, SESSION_KEY_COOKIE } from '../../../../lib/server/forward-request';
+import { forwardRequest, readCookie, readSearch, refusedServerKey, refuseCrossSite, SESSION_KEY_COOKIE } from '../../../../lib/server/forward-request';
 import { readUpstreams } from '../../../../lib/server/upstreams';
 
 export const dynamic = 'force-dynamic';
@@ -18,7 +18,8 @@ async function forwardToHub(request: Request, context: Context): Promise<Respons
   const { hubUrl, hubApiKey } = readUpstreams();
   const apiKey = hubApiKey ?? readCookie(request, SESSION_KEY_COOKIE);
   const encodedPath = path.map(encodeURIComponent).join('/');
-  return forwardRequest(request, `${hubUrl}/hub/${encodedPath}${readSearch(request)}`, apiKey ? { 'X-Hub-Api-Key': apiKey } : {});
+  const response = await forwardRequest(request, `${hubUrl}/hub/${encodedPath}${readSearch(request)}`, apiKey ? { 'X-Hub-Api-Key': apiKey } : {});
+  return hubApiKey ? refusedServerKey(response, 'the hub', 'HUB_API_KEY', "hub-api's hub.security.api-key") : response;
 }
 
 export const GET = forwardToHub;

@@ -1,4 +1,4 @@
-import { forwardRequest, problemResponse, readCookie, readSearch, refuseCrossSite, SESSION_KEY_COOKIE } from '../../../../lib/server/forward-request';
+import { forwardRequest, problemResponse, readCookie, readSearch, refusedServerKey, refuseCrossSite, SESSION_KEY_COOKIE } from '../../../../lib/server/forward-request';
 import { isTrafficApiPath } from '../../../../lib/server/traffic-paths';
 import { readUpstreams } from '../../../../lib/server/upstreams';
 
@@ -23,7 +23,8 @@ async function forwardToTrafficApi(request: Request, context: Context): Promise<
   const { trafficApiUrl, trafficApiKey } = readUpstreams();
   const apiKey = trafficApiKey ?? readCookie(request, SESSION_KEY_COOKIE);
   const encodedPath = path.map(encodeURIComponent).join('/');
-  return forwardRequest(request, `${trafficApiUrl}/api/${encodedPath}${readSearch(request)}`, apiKey ? { 'X-Api-Key': apiKey } : {});
+  const response = await forwardRequest(request, `${trafficApiUrl}/api/${encodedPath}${readSearch(request)}`, apiKey ? { 'X-Api-Key': apiKey } : {});
+  return trafficApiKey ? refusedServerKey(response, 'the traffic API', 'TRAFFIC_API_KEY', "traffic-logger's traffic.security.api-key") : response;
 }
 
 export const GET = forwardToTrafficApi;
