@@ -2,6 +2,27 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { HttpProblem } from './http-problem';
 
+/**
+ * Whether a presented key is the configured one: both sides SHA-256 hashed first, so the comparison takes
+ * the same time whatever the length or content of the guess. A blank configured key throws (`setting` names
+ * it): it would otherwise run open while looking protected. The one comparison of every key Mockyard checks
+ * (the hub's, the traffic log's, the engines' admin key, the gateway's proxy key).
+ */
+export function createKeyMatcher(apiKey: string, setting: string): (given: string | undefined) => boolean {
+  if (apiKey.trim() === '') throw new Error(`${setting} is blank: unset it to run without a key`);
+  const expected = digest(apiKey);
+  return (given) => given !== undefined && given !== '' && timingSafeEqual(digest(given), expected);
+}
+
+/** The key a request presents in `header`, else as `Authorization: Bearer <key>`; undefined when neither. */
+export function presentedApiKey(req: Request, header: string): string | undefined {
+  const value = req.header(header);
+  if (value !== undefined && value !== '') return value;
+  const auth = req.header('authorization');
+  const match = auth ? /^Bearer\s+(.+)$/i.exec(auth.trim()) : null;
+  return match ? match[1] : undefined;
+}
+
 export interface ApiKeyGuardOptions {
   /** The configured key; undefined = no check (local development, every spec's default). */
   apiKey: string | undefined;
@@ -13,29 +34,18 @@ export interface ApiKeyGuardOptions {
 
 /**
  * Express middleware requiring the configured key in `header` or `Authorization: Bearer <key>`; missing or
- * wrong → 401 problem+json with a `WWW-Authenticate` naming the header. Both sides are hashed first so the
- * comparison takes the same time whatever the length or content of the guess. A blank key throws here
- * (the configs refuse one already): it would otherwise run open while looking protected.
+ * wrong → 401 problem+json with a `WWW-Authenticate` naming the header.
  */
 export function requireApiKey({ apiKey, header, setting }: ApiKeyGuardOptions) {
   if (apiKey === undefined) return (_req: Request, _res: Response, next: NextFunction) => next();
-  if (apiKey.trim() === '') throw new Error(`${setting} is blank: unset it to run without a key`);
-  const expected = digest(apiKey);
+  const matches = createKeyMatcher(apiKey, setting);
   const challenge = { 'WWW-Authenticate': `ApiKey header="${header}", Bearer realm="mockyard"` };
   return (req: Request, _res: Response, next: NextFunction) => {
-    const given = presentedKey(req, header);
+    const given = presentedApiKey(req, header);
     if (given === undefined) return next(new HttpProblem(401, 'unauthorized', `API key required: send it in the ${header} header (or Authorization: Bearer <key>)`, { headers: challenge }));
-    if (!timingSafeEqual(digest(given), expected)) return next(new HttpProblem(401, 'unauthorized', 'API key is not valid', { headers: challenge }));
+    if (!matches(given)) return next(new HttpProblem(401, 'unauthorized', 'API key is not valid', { headers: challenge }));
     next();
   };
-}
-
-function presentedKey(req: Request, header: string): string | undefined {
-  const value = req.header(header);
-  if (value !== undefined && value !== '') return value;
-  const auth = req.header('authorization');
-  const match = auth ? /^Bearer\s+(.+)$/i.exec(auth.trim()) : null;
-  return match ? match[1] : undefined;
 }
 
 function digest(value: string): Buffer {

@@ -1,7 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { ApiRegistry, createServiceApp, finishApp, OutboundPolicy, type Logger } from '@mockyard/service-kit';
+import { ApiRegistry, createKeyMatcher, createServiceApp, finishApp, OutboundPolicy, presentedApiKey, type Logger } from '@mockyard/service-kit';
 import { createFileMappingsRepo } from './adapters/file-mappings.repo';
 import { createFsBodyFiles } from './adapters/fs-body-files';
 import { createWebhookSender, type WebhookSender } from './adapters/webhook.sender';
@@ -61,17 +60,12 @@ function isAdminPath(url: string): boolean {
 /** Open even with an admin key, so health checks need no secret (they reveal no stub data). */
 const OPEN_ADMIN_PATHS = new Set(['/health', '/version']);
 
-/** Both sides hashed first: the comparison takes the same time whatever the guess's length or content. */
-function digestKey(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
-
-function requireApiKey(key: string) {
-  const expected = digestKey(key);
+/** The admin key (service-kit's comparison), answered WireMock's way: an AdminError, health and version open. */
+function requireAdminKey(key: string) {
+  const matches = createKeyMatcher(key, 'engine.admin-api-key');
   return (req: Request, _res: Response, next: NextFunction) => {
     if (req.method === 'GET' && OPEN_ADMIN_PATHS.has(req.path)) return next();
-    const header = req.header('x-hub-api-key') ?? req.header('authorization')?.replace(/^Bearer\s+/i, '');
-    if (header && timingSafeEqual(digestKey(header), expected)) return next();
+    if (matches(presentedApiKey(req, 'X-Hub-Api-Key'))) return next();
     next(new AdminError(401, [{ code: 401, title: 'Admin API key required in X-Hub-Api-Key or Authorization: Bearer' }]));
   };
 }
@@ -123,7 +117,7 @@ export async function createEngineApp(deps: EngineDeps): Promise<EngineApp> {
   });
   router.get('/docs/openapi.json', (_req, res) => void res.json(api.toOpenApi()));
   const admin = express.Router();
-  if (deps.adminApiKey) admin.use(requireApiKey(deps.adminApiKey));
+  if (deps.adminApiKey) admin.use(requireAdminKey(deps.adminApiKey));
   admin.use(express.raw({ type: () => true, limit: deps.maxAdminBodyBytes ?? 50 * 1024 * 1024 }));
   admin.use(router);
   admin.use((req: Request, _res: Response, next: NextFunction) => next(AdminError.notFound(`No admin route ${req.method} /__admin${req.path}`)));

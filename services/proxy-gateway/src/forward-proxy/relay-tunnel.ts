@@ -38,7 +38,7 @@ export function relayTunnel(req: IncomingMessage, client: Duplex, head: Buffer, 
   const started = process.hrtime.bigint();
   // Declared before the listener that reads it: a client that resets after a refusal (no upstream yet) must
   // find undefined here, not a binding still in its temporal dead zone, whose ReferenceError killed the worker.
-  let upstream: net.Socket | undefined;
+  let upstream: net.Socket | undefined = undefined;
   client.on('error', () => upstream?.destroy());
   const refused = options.credentials?.(req.headers['proxy-authorization']);
   if (refused) {
