@@ -21,7 +21,17 @@ export interface ApiRoute {
  */
 export class ApiRegistry {
   private readonly routes: ApiRoute[] = [];
+  private keyAuth?: { prefixes: readonly string[]; header: string; setting: string };
   constructor(private readonly info: { title: string; version: string; description?: string }) {}
+
+  /**
+   * Routes under `prefixes` take the key `setting` configures (requireApiKey): the document names its two
+   * ways (`header`, a bearer token), marks them optional (no key by default) and adds the 401.
+   */
+  keyProtected(options: { prefixes: readonly string[]; header: string; setting: string }): this {
+    this.keyAuth = options;
+    return this;
+  }
 
   add(route: ApiRoute): this {
     this.routes.push(route);
@@ -57,9 +67,17 @@ export class ApiRegistry {
         ),
       };
       if (r.body) op.requestBody = { required: true, content: { [r.bodyContentType ?? 'application/json']: { schema: toSchema(r.body) } } };
+      const keyAuth = this.keyAuth;
+      if (keyAuth && keyAuth.prefixes.some((prefix) => r.path === prefix || r.path.startsWith(`${prefix}/`))) {
+        op.security = [{ apiKey: [] }, { bearer: [] }, {}];
+        (op.responses as Record<string, unknown>)['401'] ??= { description: `${keyAuth.setting} is set and the request carries no key or a wrong one`, content: { 'application/problem+json': { schema: {} } } };
+      }
       (paths[path] ??= {})[r.method] = op;
     }
-    return { openapi: '3.1.0', info: this.info, paths };
+    const components = this.keyAuth
+      ? { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: this.keyAuth.header }, bearer: { type: 'http', scheme: 'bearer' } } }
+      : undefined;
+    return { openapi: '3.1.0', info: this.info, paths, ...(components ? { components } : {}) };
   }
 }
 

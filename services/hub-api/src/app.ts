@@ -28,7 +28,9 @@ export function createApp(hub: HubContext, options: HubAppOptions = {}): Express
     jsonLimit: '10mb',
     allowedHosts: options.allowedHosts,
   });
-  const guard = requireApiKey({ apiKey: options.apiKey, header: 'X-Hub-Api-Key', setting: 'hub.security.api-key' });
+  const key = { header: 'X-Hub-Api-Key', setting: 'hub.security.api-key' };
+  api.keyProtected({ prefixes: ['/hub/admin', '/mcp'], ...key });
+  const guard = requireApiKey({ apiKey: options.apiKey, ...key });
   app.use('/hub/admin', guard);
   app.use('/mcp', guard);
   app.use('/hub/admin/registry', registryRoutes(hub, api));

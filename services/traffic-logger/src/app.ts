@@ -36,7 +36,9 @@ export function createApp(deps: LoggerAppDeps) {
     readinessDetails: consumerStats && (() => ({ consumer: consumerStats() })),
     allowedHosts: deps.allowedHosts,
   });
-  app.use('/api', requireApiKey({ apiKey: deps.apiKey, header: 'X-Api-Key', setting: 'traffic.security.api-key' }));
+  const key = { header: 'X-Api-Key', setting: 'traffic.security.api-key' };
+  api.keyProtected({ prefixes: ['/api'], ...key });
+  app.use('/api', requireApiKey({ apiKey: deps.apiKey, ...key }));
   app.use(createRequestsRoutes({ repo: deps.repo, count: deps.count }, api));
   app.use(createExchangesRoutes({ repo: deps.repo }, api));
   app.use(createStreamRoutes({ feeds: deps.feeds }, api));

@@ -62,6 +62,27 @@ it('deletes nothing for a request without the key', async () => {
   expect(await countRows(logger.db)).toBe(2);
 });
 
+it('documents the key in the OpenAPI document: both ways of sending it, optional, and the 401 on every /api route', async () => {
+  const doc = (await (await get('/openapi.json')).json()) as { components: { securitySchemes: Record<string, unknown> }; paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>> };
+  expect(doc.components.securitySchemes).toEqual({ apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' }, bearer: { type: 'http', scheme: 'bearer' } });
+  const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.values(ops).map((op) => ({ path, op })));
+  expect(operations.filter(({ path }) => path.startsWith('/api/')).length).toBeGreaterThanOrEqual(7);
+  for (const { path, op } of operations) {
+    if (!path.startsWith('/api/')) continue;
+    expect(op.security).toEqual([{ apiKey: [] }, { bearer: [] }, {}]);
+    expect(op.responses['401']).toBeDefined();
+  }
+  // and every documented route refuses a request without the key, whatever its method
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    if (!path.startsWith('/api/')) continue;
+    for (const method of Object.keys(ops)) {
+      const res = await get(path.replace('{id}', '00000000-0000-4000-8000-000000000001'), {}, method.toUpperCase());
+      expect([path, method, res.status]).toEqual([path, method, 401]);
+    }
+  }
+  expect(await countRows(logger.db)).toBe(2);
+});
+
 it('keeps health and the OpenAPI document open for probes', async () => {
   expect((await get('/health/live')).status).toBe(200);
   expect((await get('/health/ready')).status).toBe(200);
