@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { type RunningStack, freePort, startStack } from '@mockyard/testkit';
+import { type RunningStack, startStack } from '@mockyard/testkit';
+import { startKeylessDashboard } from './support/keyless-dashboard';
 import { launchBrowser } from './support/launch-browser';
 import { prepareScreenshotDir } from './support/screenshot-dir';
 
@@ -13,39 +13,20 @@ jest.setTimeout(60_000);
 
 const API_KEY = 'browser-test-key';
 let stack: RunningStack;
-let keylessWeb: ChildProcess;
-let keylessWebUrl: string;
+let keyless: Awaited<ReturnType<typeof startKeylessDashboard>>;
 let browser: { context: BrowserContext; close: () => Promise<void> };
 let page: Page;
 
 beforeAll(async () => {
   stack = await startStack({ HUB_API_KEY: API_KEY });
-  const port = await freePort();
-  const { HUB_API_KEY: _key, ...env } = process.env;
-  keylessWeb = spawn(process.execPath, [join(__dirname, '..', '.next', 'standalone', 'web', 'server.js')], {
-    env: { ...env, PORT: String(port), HOSTNAME: '127.0.0.1', GATEWAY_URL: stack.gatewayUrl, NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
-  });
-  keylessWebUrl = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      if ((await fetch(`${keylessWebUrl}/bff/session`)).ok) break;
-    } catch {
-      if (attempt > 100) throw new Error('the keyless dashboard did not start');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  keyless = await startKeylessDashboard(stack.gatewayUrl);
   browser = await launchBrowser();
   page = await browser.context.newPage();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (keylessWeb && keylessWeb.exitCode === null) {
-    const exited = new Promise((resolve) => keylessWeb.once('exit', resolve));
-    keylessWeb.kill('SIGTERM');
-    await exited;
-  }
+  await keyless?.stop();
   await stack?.stop();
 }, 60_000);
 
@@ -58,7 +39,7 @@ describe('the dashboard with a hub API key', () => {
   });
 
   it('asks once for the key when the server holds none, keeps it out of page scripts and storage, then works', async () => {
-    await page.goto(`${keylessWebUrl}/engines`);
+    await page.goto(`${keyless.url}/engines`);
     const dialog = page.getByRole('dialog', { name: 'The dashboard needs an API key' });
     await dialog.waitFor();
     await page.getByText('The hub needs an API key.').first().waitFor();

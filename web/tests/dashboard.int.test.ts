@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/launch-browser';
 import { prepareScreenshotDir } from './support/screenshot-dir';
+import { stepWith } from './support/step';
 import { type RunningStack, freePort, startExtraEngine, startStack } from '@mockyard/testkit';
 
 /**
@@ -49,19 +50,7 @@ afterAll(async () => {
 const sendThroughProxy = (path: string, init?: RequestInit) => fetch(`${stack.gatewayUrl}/proxy?url=${encodeURIComponent(`${upstreamUrl}${path}`)}`, init);
 const screenshot = (name: string) => page.screenshot({ path: join(shotsDir, `${name}.png`) });
 
-/** A test whose failure says what the page showed and what the services logged (for failures seen only in CI). */
-const step = (name: string, run: () => Promise<void>) =>
-  it(name, async () => {
-    try {
-      await run();
-    } catch (error) {
-      const shown = await page.locator('body').innerText({ timeout: 2_000 }).catch(() => '(the page could not be read)');
-      if (error instanceof Error) {
-        error.message += `\n\n--- the page showed ---\n${shown.slice(0, 3_000)}\n--- the stack logged (the last 6,000 characters) ---\n${stack.output().slice(-6_000)}`;
-      }
-      throw error;
-    }
-  });
+const step = stepWith(() => ({ page, stack }));
 
 /**
  * Holds the page's requests that `matches` until `release` (the history arriving late); `stop` releases them

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { type RunningStack, freePort, startStack } from '@mockyard/testkit';
+import { type RunningStack, startStack } from '@mockyard/testkit';
+import { startKeylessDashboard } from './support/keyless-dashboard';
 import { launchBrowser } from './support/launch-browser';
+import { stepWith } from './support/step';
 
 /**
  * The traffic read API with a key (TRAFFIC_API_KEY on the whole stack, so the logger requires it and the
@@ -18,8 +18,7 @@ const TRAFFIC_KEY = 'traffic-browser-key';
 let stack: RunningStack;
 let upstream: Server;
 let upstreamUrl: string;
-let keylessWeb: ChildProcess;
-let keylessWebUrl: string;
+let keyless: Awaited<ReturnType<typeof startKeylessDashboard>>;
 let browser: { context: BrowserContext; close: () => Promise<void> };
 let page: Page;
 
@@ -31,59 +30,24 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   stack = await startStack({ TRAFFIC_API_KEY: TRAFFIC_KEY });
-  keylessWebUrl = await startKeylessDashboard(stack.gatewayUrl);
+  keyless = await startKeylessDashboard(stack.gatewayUrl);
   browser = await launchBrowser();
   page = await browser.context.newPage();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (keylessWeb && keylessWeb.exitCode === null) {
-    const exited = new Promise((resolve) => keylessWeb.once('exit', resolve));
-    keylessWeb.kill('SIGTERM');
-    await exited;
-  }
+  await keyless?.stop();
   await stack?.stop();
   await new Promise((resolve) => upstream?.close(resolve));
 }, 60_000);
-
-/** The built dashboard as a process of its own, without TRAFFIC_API_KEY (nor HUB_API_KEY) in its environment. */
-async function startKeylessDashboard(gatewayUrl: string): Promise<string> {
-  const port = await freePort();
-  const { HUB_API_KEY: _hub, TRAFFIC_API_KEY: _traffic, ...env } = process.env;
-  keylessWeb = spawn(process.execPath, [join(__dirname, '..', '.next', 'standalone', 'web', 'server.js')], {
-    env: { ...env, PORT: String(port), HOSTNAME: '127.0.0.1', GATEWAY_URL: gatewayUrl, NEXT_TELEMETRY_DISABLED: '1' },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      if ((await fetch(`${url}/bff/session`)).ok) return url;
-    } catch {
-      if (attempt > 100) throw new Error('the keyless dashboard did not start');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const sendThroughProxy = async (path: string) => {
   const response = await fetch(`${stack.gatewayUrl}/proxy?url=${encodeURIComponent(`${upstreamUrl}${path}`)}`);
   expect(response.status).toBe(200);
 };
 
-/** A test whose failure says what the page showed and what the services logged. */
-const step = (name: string, run: () => Promise<void>) =>
-  it(name, async () => {
-    try {
-      await run();
-    } catch (error) {
-      const shown = await page.locator('body').innerText({ timeout: 2_000 }).catch(() => '(the page could not be read)');
-      if (error instanceof Error) {
-        error.message += `\n\n--- the page showed ---\n${shown.slice(0, 3_000)}\n--- the stack logged (the last 6,000 characters) ---\n${stack.output().slice(-6_000)}`;
-      }
-      throw error;
-    }
-  });
+const step = stepWith(() => ({ page, stack }));
 
 describe('the dashboard with a traffic API key', () => {
   step('shows history and the live feed with no prompt when the key is held server-side, while /api refuses calls without it', async () => {
@@ -108,7 +72,7 @@ describe('the dashboard with a traffic API key', () => {
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/bff/traffic/stream') streamRequests.push(request.url());
     });
-    await page.goto(`${keylessWebUrl}/?url=%2Fkeyed%2F`);
+    await page.goto(`${keyless.url}/?url=%2Fkeyed%2F`);
     const dialog = page.getByRole('dialog', { name: 'The dashboard needs an API key' });
     await dialog.waitFor();
     await page.getByText('The traffic API needs an API key.').waitFor();

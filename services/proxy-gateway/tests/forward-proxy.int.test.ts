@@ -1,38 +1,18 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestRedis, freePort, type TestRedis } from '@mockyard/testkit';
 import { call, json } from './support/http-call';
+import { curl, openTunnel } from './support/proxy-clients';
 import { startTestGateway } from './support/start-test-gateway';
 import { TrafficStreamReader } from './support/traffic-stream';
 import { startUpstream, type UpstreamServer } from './support/upstream-server';
 
-/** Runs curl with proxy environment variables only: the program itself knows nothing of the gateway. */
-function curl(args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('curl', ['-sS', '--max-time', '10', ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env } }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message} ${stderr}`)) : resolve(stdout),
-    );
-  });
-}
-
-/** Opens a CONNECT tunnel through the proxy and resolves with the raw socket, or rejects with the refusal. */
-function openTunnel(proxyPort: number, authority: string): Promise<{ socket: net.Socket; status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: proxyPort, method: 'CONNECT', path: authority, agent: false, headers: { 'Proxy-Authorization': 'Basic c2VjcmV0' } });
-    req.on('connect', (res, socket, head) => {
-      let body = head.toString();
-      socket.on('data', (c: Buffer) => (body += c.toString()));
-      setTimeout(() => resolve({ socket, status: res.statusCode!, body }), res.statusCode === 200 ? 0 : 50);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** Sent on every tunnel: without a proxy key the gateway ignores it (it is never forwarded). */
+const PROXY_CREDENTIALS = { 'Proxy-Authorization': 'Basic c2VjcmV0' };
 
 describe('forward-proxy port (service.proxy.port): HTTP_PROXY clients and CONNECT tunnels', () => {
   let redis: TestRedis;
@@ -100,7 +80,7 @@ describe('forward-proxy port (service.proxy.port): HTTP_PROXY clients and CONNEC
   });
 
   it('relays a CONNECT tunnel byte for byte and logs host, port and bytes each way', async () => {
-    const { socket, status } = await openTunnel(gateway.proxyPort, `127.0.0.1:${echoTcpPort}`);
+    const { socket, status } = await openTunnel(gateway.proxyPort, `127.0.0.1:${echoTcpPort}`, PROXY_CREDENTIALS);
     expect(status).toBe(200);
     const payload = Buffer.from([0, 1, 2, 3, 254, 255, 10, 13]);
     const echoed = await new Promise<Buffer>((resolve) => {
@@ -125,7 +105,7 @@ describe('forward-proxy port (service.proxy.port): HTTP_PROXY clients and CONNEC
 
   it('answers 502 to a CONNECT whose target refuses and logs the failed tunnel', async () => {
     const port = await freePort();
-    const { status, body } = await openTunnel(gateway.proxyPort, `127.0.0.1:${port}`);
+    const { status, body } = await openTunnel(gateway.proxyPort, `127.0.0.1:${port}`, PROXY_CREDENTIALS);
     expect(status).toBe(502);
     expect(body).toContain('could not be reached');
     const [event] = await stream.waitFor((e) => e.source === 'tunnel' && e.url === `127.0.0.1:${port}`);
@@ -134,7 +114,7 @@ describe('forward-proxy port (service.proxy.port): HTTP_PROXY clients and CONNEC
   });
 
   it('answers 400 to a CONNECT back at the proxy port itself', async () => {
-    const { status } = await openTunnel(gateway.proxyPort, `127.0.0.1:${gateway.proxyPort}`);
+    const { status } = await openTunnel(gateway.proxyPort, `127.0.0.1:${gateway.proxyPort}`, PROXY_CREDENTIALS);
     expect(status).toBe(400);
   });
 });

@@ -1,12 +1,12 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestRedis, type TestRedis } from '@mockyard/testkit';
 import { PROXY_AUTHENTICATE } from '../src/forwarding/proxy-credentials';
 import { call, json } from './support/http-call';
+import { curl, openTunnel } from './support/proxy-clients';
 import { startTestGateway } from './support/start-test-gateway';
 import { TrafficStreamReader } from './support/traffic-stream';
 import { startUpstream, type UpstreamServer } from './support/upstream-server';
@@ -14,28 +14,6 @@ import { startUpstream, type UpstreamServer } from './support/upstream-server';
 /** proxy.security.api-key: /proxy, the forward-proxy port and CONNECT need the key in Proxy-Authorization. */
 const KEY = 'proxy-test-key';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-
-function curl(args: string[], env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('curl', ['-sS', '--max-time', '10', ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env } }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message} ${stderr}`)) : resolve(stdout),
-    );
-  });
-}
-
-/** A CONNECT through the proxy port: the status line and headers of its answer, and the socket when established. */
-function connect(proxyPort: number, authority: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; socket: net.Socket }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: proxyPort, method: 'CONNECT', path: authority, agent: false, headers });
-    req.on('connect', (res, socket, head) => {
-      let body = head.toString();
-      socket.on('data', (c: Buffer) => (body += c.toString()));
-      setTimeout(() => resolve({ status: res.statusCode!, headers: res.headers, body, socket }), res.statusCode === 200 ? 0 : 50);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe('proxy credentials (proxy.security.api-key)', () => {
   let redis: TestRedis;
@@ -106,13 +84,13 @@ describe('proxy credentials (proxy.security.api-key)', () => {
   });
 
   it('refuses a CONNECT without the key with 407 and the challenge, and tunnels with it', async () => {
-    const refused = await connect(gateway.proxyPort, `127.0.0.1:${echoTcpPort}`, {});
+    const refused = await openTunnel(gateway.proxyPort, `127.0.0.1:${echoTcpPort}`, {});
     expect(refused.status).toBe(407);
     expect(refused.headers['proxy-authenticate']).toBe(PROXY_AUTHENTICATE);
     expect(JSON.parse(refused.body)).toMatchObject({ status: 407, title: 'Proxy Authentication Required' });
     refused.socket.destroy();
 
-    const tunnel = await connect(gateway.proxyPort, `127.0.0.1:${echoTcpPort}`, { 'Proxy-Authorization': basic('me', KEY) });
+    const tunnel = await openTunnel(gateway.proxyPort, `127.0.0.1:${echoTcpPort}`, { 'Proxy-Authorization': basic('me', KEY) });
     expect(tunnel.status).toBe(200);
     const echoed = await new Promise<Buffer>((resolve) => {
       tunnel.socket.once('data', (c: Buffer) => resolve(c));
