@@ -86,3 +86,17 @@ describe('loadConfig precedence (default < properties file < environment)', () =
     expect(() => loadConfig(fields, { env: { MOCKYARD_CONFIG_FILE: '/nonexistent/x.properties' } })).toThrow(/does not exist/);
   });
 });
+
+describe('configSchemas.apiKey', () => {
+  const fields = { apiKey: { keys: ['x.security.api-key'], env: ['X_API_KEY'], schema: configSchemas.apiKey, secret: true, doc: 'key' } };
+  const load = (env: Record<string, string>) => loadConfig(fields, { env, propertiesPath: undefined });
+
+  it('takes the key without the whitespace no HTTP header keeps (a secret file\'s trailing newline)', () => {
+    expect(load({ X_API_KEY: ' s3cret\n' }).apiKey).toBe('s3cret');
+  });
+
+  it('is no key when unset, and refuses a blank one, naming the setting and never the value', () => {
+    expect(load({}).apiKey).toBeUndefined();
+    expect(() => load({ X_API_KEY: ' \n' })).toThrow(/x\.security\.api-key.*must not be blank/s);
+  });
+});

@@ -104,5 +104,10 @@ export const configSchemas = {
   ) as z.ZodType<boolean>,
   httpUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }),
   redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
+  /**
+   * An API key: trimmed (a secret file's trailing newline, spaces no HTTP header keeps), never blank — a blank
+   * key would run open while looking set; unset means no key.
+   */
+  apiKey: z.string().trim().min(1, 'must not be blank (unset it for no key)').optional(),
   csv: z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(z.string())) as z.ZodType<string[]>,
 };

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { allowedHostsField, bindAddressField, commonFields, configSchemas, datasourceField, loadConfig, redisField, redisPrefixField, type LoadConfigOptions } from '@mockyard/config';
 
 export const hubConfigFields = {
@@ -14,21 +13,21 @@ export const hubConfigFields = {
   apiKey: {
     keys: ['hub.security.api-key'],
     env: ['HUB_API_KEY'],
-    schema: z.string().refine((s) => s.trim().length > 0, 'must not be blank (unset it to run without a key)').optional(),
+    schema: configSchemas.apiKey,
     secret: true,
     doc: 'API key required in X-Hub-Api-Key (or Authorization: Bearer) on /hub/admin and /mcp; unset = no key',
   },
   engineApiKey: {
     keys: ['hub.engine.api-key'],
     env: ['HUB_ENGINE_API_KEY'],
-    schema: z.string().refine((s) => s.trim().length > 0, 'must not be blank (unset it to send no key)').optional(),
+    schema: configSchemas.apiKey,
     secret: true,
     doc: 'sent as X-Hub-Api-Key on every call to an engine (admin calls and health probes); set it to the engines\' engine.admin-api-key; unset = no key',
   },
   loggerApiKey: {
     keys: ['hub.logger-api-key'],
     env: ['TRAFFIC_API_KEY'],
-    schema: z.string().refine((s) => s.trim().length > 0, 'must not be blank (unset it to send no key)').optional(),
+    schema: configSchemas.apiKey,
     secret: true,
     doc: 'sent as X-Api-Key on calls to the traffic-logger read API (the MCP search_traffic tool); set it to the logger\'s traffic.security.api-key; unset = no key',
   },

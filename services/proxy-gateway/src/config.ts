@@ -48,7 +48,7 @@ export const gatewayConfigFields = {
   proxyApiKey: {
     keys: ['proxy.security.api-key'],
     env: ['PROXY_API_KEY'],
-    schema: z.string().refine((s) => s.trim().length > 0, 'must not be blank (unset it to run without a key)').optional(),
+    schema: configSchemas.apiKey,
     secret: true,
     doc: 'when set, /proxy and the forward-proxy port (requests and CONNECT) need it in Proxy-Authorization: Basic with any user name and the key as password (HTTP_PROXY=http://user:<key>@host:8888) or Bearer <key>; 407 problem otherwise. The header is never forwarded; unset = no key',
   },

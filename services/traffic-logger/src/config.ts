@@ -23,7 +23,7 @@ export const loggerConfigFields = {
   apiKey: {
     keys: ['traffic.security.api-key'],
     env: ['TRAFFIC_API_KEY'],
-    schema: z.string().refine((s) => s.trim().length > 0, 'must not be blank (unset it to run without a key)').optional(),
+    schema: configSchemas.apiKey,
     secret: true,
     doc: 'API key required in X-Api-Key (or Authorization: Bearer) on the read API, /api/* (the log, HAR export, live feed, deleting the log); unset = no key. Give hub-api and web the same TRAFFIC_API_KEY',
   },
