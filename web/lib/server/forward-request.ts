@@ -44,15 +44,28 @@ export function problemResponse(status: number, type: string, title: string, det
   return Response.json({ type: `https://mockyard.dev/problems/${type}`, title, status, detail, ...extra }, { status, headers: { 'content-type': 'application/problem+json' } });
 }
 
+/** How a forwarder authenticates to its service: the header, the key this server holds, and what to name when it is refused. */
+export interface ForwardedKey {
+  header: string;
+  /** HUB_API_KEY / TRAFFIC_API_KEY as read by readUpstreams; undefined when the server holds none. */
+  serverKey: string | undefined;
+  service: string;
+  variable: string;
+  setting: string;
+}
+
 /**
- * A 401 to the key this server holds is the dashboard's misconfiguration, not the user's: passed through it
- * would open the key prompt, whose typed key the forwarder never sends while it holds one. So it becomes a 502
- * naming the variable to fix.
+ * forwardRequest with the service's key in `key.header`: the one this server holds, else the one the user
+ * entered (the session cookie), else none. A 401 to the server's own key is the dashboard's misconfiguration,
+ * not the user's: passed through it would open the key prompt, whose typed key is never sent while the server
+ * holds one. So it becomes a 502 naming the variable to fix.
  */
-export async function refusedServerKey(response: Response, service: string, variable: string, setting: string): Promise<Response> {
-  if (response.status !== 401) return response;
+export async function forwardWithKey(request: Request, upstreamUrl: string, key: ForwardedKey): Promise<Response> {
+  const apiKey = key.serverKey ?? readCookie(request, SESSION_KEY_COOKIE);
+  const response = await forwardRequest(request, upstreamUrl, apiKey ? { [key.header]: apiKey } : {});
+  if (!key.serverKey || response.status !== 401) return response;
   await response.body?.cancel();
-  return problemResponse(502, 'bad-gateway', 'Dashboard misconfigured', `${service} refused the dashboard's ${variable}: set it to ${setting}`);
+  return problemResponse(502, 'bad-gateway', 'Dashboard misconfigured', `${key.service} refused the dashboard's ${key.variable}: set it to ${key.setting}`);
 }
 
 /** Why a server-side fetch failed: undici's network error hides the reason in its `cause`. */

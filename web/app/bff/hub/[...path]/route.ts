@@ -1,4 +1,4 @@
-import { forwardRequest, readCookie, readSearch, refusedServerKey, refuseCrossSite, SESSION_KEY_COOKIE } from '../../../../lib/server/forward-request';
+import { forwardWithKey, readSearch, refuseCrossSite } from '../../../../lib/server/forward-request';
 import { readUpstreams } from '../../../../lib/server/upstreams';
 
 export const dynamic = 'force-dynamic';
@@ -16,10 +16,14 @@ async function forwardToHub(request: Request, context: Context): Promise<Respons
   const refused = refuseCrossSite(request);
   if (refused) return refused;
   const { hubUrl, hubApiKey } = readUpstreams();
-  const apiKey = hubApiKey ?? readCookie(request, SESSION_KEY_COOKIE);
   const encodedPath = path.map(encodeURIComponent).join('/');
-  const response = await forwardRequest(request, `${hubUrl}/hub/${encodedPath}${readSearch(request)}`, apiKey ? { 'X-Hub-Api-Key': apiKey } : {});
-  return hubApiKey ? refusedServerKey(response, 'the hub', 'HUB_API_KEY', "hub-api's hub.security.api-key") : response;
+  return forwardWithKey(request, `${hubUrl}/hub/${encodedPath}${readSearch(request)}`, {
+    header: 'X-Hub-Api-Key',
+    serverKey: hubApiKey,
+    service: 'the hub',
+    variable: 'HUB_API_KEY',
+    setting: "hub-api's hub.security.api-key",
+  });
 }
 
 export const GET = forwardToHub;

@@ -1,4 +1,4 @@
-import { forwardRequest, problemResponse, readCookie, readSearch, refusedServerKey, refuseCrossSite, SESSION_KEY_COOKIE } from '../../../../lib/server/forward-request';
+import { forwardWithKey, problemResponse, readSearch, refuseCrossSite } from '../../../../lib/server/forward-request';
 import { isTrafficApiPath } from '../../../../lib/server/traffic-paths';
 import { readUpstreams } from '../../../../lib/server/upstreams';
 
@@ -21,10 +21,14 @@ async function forwardToTrafficApi(request: Request, context: Context): Promise<
   const refused = refuseCrossSite(request);
   if (refused) return refused;
   const { trafficApiUrl, trafficApiKey } = readUpstreams();
-  const apiKey = trafficApiKey ?? readCookie(request, SESSION_KEY_COOKIE);
   const encodedPath = path.map(encodeURIComponent).join('/');
-  const response = await forwardRequest(request, `${trafficApiUrl}/api/${encodedPath}${readSearch(request)}`, apiKey ? { 'X-Api-Key': apiKey } : {});
-  return trafficApiKey ? refusedServerKey(response, 'the traffic API', 'TRAFFIC_API_KEY', "traffic-logger's traffic.security.api-key") : response;
+  return forwardWithKey(request, `${trafficApiUrl}/api/${encodedPath}${readSearch(request)}`, {
+    header: 'X-Api-Key',
+    serverKey: trafficApiKey,
+    service: 'the traffic API',
+    variable: 'TRAFFIC_API_KEY',
+    setting: "traffic-logger's traffic.security.api-key",
+  });
 }
 
 export const GET = forwardToTrafficApi;
