@@ -25,7 +25,7 @@ export const loggerConfigFields = {
     env: ['TRAFFIC_API_KEY'],
     schema: configSchemas.apiKey,
     secret: true,
-    doc: 'API key required in X-Api-Key (or Authorization: Bearer) on the read API, /api/* (the log, HAR export, live feed, deleting the log); unset = no key. Give hub-api and web the same TRAFFIC_API_KEY',
+    doc: 'API key required in X-Api-Key (or Authorization: Bearer) on the read API, /api/* (the log, HAR export, live feed, deleting the log); unset = no key. Give hub-api the same TRAFFIC_API_KEY (and web, if the dashboard may hold it: SECURITY.md)',
   },
   consumerName: {
     keys: ['traffic.consumer.name'],
