@@ -51,7 +51,7 @@ export interface UrlConditionOptions {
   /**
    * A part of `urlContains` whose trigrams are all rare: the trigram index is asked for it alone and the
    * whole substring is checked on the rows found, through an expression the index cannot serve
-   * (`(url || '')`), so PostgreSQL does not hand the common trigrams to the index as well.
+   * (`(url_lower || '')`), so PostgreSQL does not hand the common trigrams to the index as well.
    */
   urlIndexedPart?: string;
 }
@@ -65,12 +65,14 @@ export function buildExchangeConditions(f: ExchangeFilter, options: UrlCondition
   if (f.hasResponse) parts.push(Prisma.sql`status IS NOT NULL`);
   if (f.host !== undefined) parts.push(Prisma.sql`host = ${f.host}`);
   if (f.urlContains !== undefined) {
+    // Case-insensitive through `url_lower` (lower(url), stored when the row is written) and the pattern
+    // lowered by the same lower(): what `url ILIKE` means, without lowering every checked row at read time.
     const whole = `%${escapeLike(f.urlContains)}%`;
     const part = options.urlIndexedPart;
     if (part !== undefined && part !== f.urlContains && f.urlContains.includes(part)) {
-      parts.push(Prisma.sql`url ILIKE ${`%${escapeLike(part)}%`} AND (url || '') ILIKE ${whole}`);
+      parts.push(Prisma.sql`url_lower LIKE lower(${`%${escapeLike(part)}%`}) AND (url_lower || '') LIKE lower(${whole})`);
     } else {
-      parts.push(Prisma.sql`url ILIKE ${whole}`);
+      parts.push(Prisma.sql`url_lower LIKE lower(${whole})`);
     }
   }
   if (f.from !== undefined) parts.push(Prisma.sql`started_at >= ${f.from}::timestamptz`);

@@ -15,7 +15,7 @@ export interface UrlSample {
 }
 
 /**
- * Trigram shares of stored URLs, from PostgreSQL's column statistics of `exchanges.url` (ANALYZE's
+ * Trigram shares of stored URLs, from PostgreSQL's column statistics of `exchanges.url_lower` (ANALYZE's
  * sample: the most common values with their frequencies and the histogram's bounds, each standing for
  * an equal share of the remaining rows). Free to read, refreshed by autovacuum; cached for `ttlMs`.
  * Undefined while the table has no statistics (never analyzed: then it is small and scans are cheap).
@@ -39,7 +39,7 @@ export class UrlTrigramStats {
       const rows = await this.db.query<StatsRow>(`
         SELECT null_frac::float8 AS null_frac, most_common_vals::text::text[] AS mcv,
                most_common_freqs::float8[] AS mcf, histogram_bounds::text::text[] AS hist
-        FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'exchanges' AND attname = 'url'`);
+        FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'exchanges' AND attname = 'url_lower'`);
       const row = rows[0];
       if (!row || (!row.mcv?.length && !row.hist?.length)) return undefined;
       const mcv = row.mcv ?? [];

@@ -1,8 +1,8 @@
 /**
  * Choosing what part of a URL substring to look up in the trigram (pg_trgm GIN) index.
  *
- * `url ILIKE '%resource/4242?%'` makes PostgreSQL intersect the posting lists of every trigram of the
- * pattern, including ones almost every URL has (`res`, `eso`, `our`, …): on a million rows each of those
+ * The `url` filter, `url_lower LIKE '%resource/4242?%'`, makes PostgreSQL intersect the posting lists of
+ * every trigram of the pattern, including ones almost every URL has (`res`, `eso`, `our`, …): on a million rows each of those
  * lists holds a million entries and reading them costs ~30 ms, although the rare trigrams (`424`, `242`)
  * alone find the ten matches in under a millisecond. So the index is asked only for the longest part of
  * the substring whose trigrams are all rare in a sample of stored URLs (PostgreSQL's own column
@@ -27,7 +27,7 @@ export function storedTrigrams(value: string): Set<string> {
 }
 
 /**
- * Trigrams pg_trgm looks up for `ILIKE '%piece%'` (the piece taken literally): a word touching the
+ * Trigrams pg_trgm looks up for `LIKE '%piece%'` (the piece taken literally): a word touching the
  * piece's start or end is open on that side (the `%`), a word next to another character inside the
  * piece is padded on that side. Empty when the piece has no word of 3 characters with its padding.
  */
