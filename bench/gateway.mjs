@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWireMock } from './engine/targets.mjs';
-import { percentile, runPaced, sampleLatency } from './lib/load.mjs';
+import { median, percentile, runPaced, sampleLatency } from './lib/load.mjs';
 import { childPids } from './lib/process.mjs';
 import { checksTable, describeMachine, machineLine, table, writeResults } from './lib/results.mjs';
 
@@ -169,7 +169,9 @@ async function addedLatencyAt(rate, direct, viaProxy) {
     p99.p50Proxy.push(p.p50Ms);
   }
   const added = p99.proxy.map((v, i) => Math.round((v - p99.direct[i]) * 100) / 100);
-  return { rate, p99DirectMs: median(p99.direct), p99ProxyMs: median(p99.proxy), p50DirectMs: median(p99.p50Direct), p50ProxyMs: median(p99.p50Proxy), addedP99Ms: median(added), roundsAddedP99Ms: added };
+  // Medians of an even number of rounds are means of two: rounded, so tables do not print 2.3600000000000003.
+  const ms = (xs) => Math.round(median(xs) * 100) / 100;
+  return { rate, p99DirectMs: ms(p99.direct), p99ProxyMs: ms(p99.proxy), p50DirectMs: ms(p99.p50Direct), p50ProxyMs: ms(p99.p50Proxy), addedP99Ms: ms(added), roundsAddedP99Ms: added };
 }
 
 /**
@@ -206,12 +208,6 @@ async function addedLatencyUnloaded(directUrl, proxyUrl) {
   }
   const at = (xs, p) => Math.round(percentile(xs, p) * 100) / 100;
   return { requests: direct.length, p50DirectMs: at(direct, 50), p99DirectMs: at(direct, 99), p50ProxyMs: at(proxy, 50), p99ProxyMs: at(proxy, 99), addedP50Ms: Math.round((at(proxy, 50) - at(direct, 50)) * 100) / 100, addedP99Ms: Math.round((at(proxy, 99) - at(direct, 99)) * 100) / 100 };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function startGateway(env) {

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './lib/load.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, dflt) => {
@@ -84,7 +85,6 @@ for (let round = 0; round < rounds; round++) {
     samples[name].push(JSON.parse(out.toString()));
   }
 }
-const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`${events} events (${bodyBytes}-byte bodies) at ~10,000/s, ${rounds} interleaved rounds, medians:`);
 for (const [name, list] of Object.entries(samples)) {
   console.log(
