@@ -70,9 +70,9 @@ export function buildExchangeConditions(f: ExchangeFilter, options: UrlCondition
     const whole = `%${escapeLike(f.urlContains)}%`;
     const part = options.urlIndexedPart;
     if (part !== undefined && part !== f.urlContains && f.urlContains.includes(part)) {
-      parts.push(Prisma.sql`url_lower LIKE lower(${`%${escapeLike(part)}%`}) AND (url_lower || '') LIKE lower(${whole})`);
+      parts.push(Prisma.sql`url_lower LIKE lower(${`%${escapeLike(part)}%`}::text) AND (url_lower || '') LIKE lower(${whole}::text)`);
     } else {
-      parts.push(Prisma.sql`url_lower LIKE lower(${whole})`);
+      parts.push(Prisma.sql`url_lower LIKE lower(${whole}::text)`);
     }
   }
   if (f.from !== undefined) parts.push(Prisma.sql`started_at >= ${f.from}::timestamptz`);
