@@ -109,9 +109,11 @@ describe('hub forwarder (/bff/hub/*)', () => {
     expect(response.status).toBe(404);
   });
 
-  it('refuses paths outside /hub/admin, so it cannot be used to reach anything else', async () => {
+  it('refuses paths outside /hub/admin with a 404 problem, so it cannot be used to reach anything else', async () => {
     const response = await hubRoute.GET(new Request('http://dash.test/bff/hub/../../etc'), params(['..', 'etc']));
     expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect((await response.json()).detail).toMatch(/not a hub admin path/);
     expect(seen).toHaveLength(0);
   });
 

@@ -1,4 +1,4 @@
-import { forwardWithKey, readSearch, refuseCrossSite } from '../../../../lib/server/forward-request';
+import { forwardWithKey, problemResponse, readSearch, refuseCrossSite } from '../../../../lib/server/forward-request';
 import { readUpstreams } from '../../../../lib/server/upstreams';
 
 export const dynamic = 'force-dynamic';
@@ -12,7 +12,7 @@ type Context = { params: Promise<{ path: string[] }> };
  */
 async function forwardToHub(request: Request, context: Context): Promise<Response> {
   const { path } = await context.params;
-  if (path[0] !== 'admin') return Response.json({ title: 'Not found', status: 404 }, { status: 404 });
+  if (path[0] !== 'admin') return problemResponse(404, 'not-found', 'Not found', 'not a hub admin path: /bff/hub forwards /bff/hub/admin/* only');
   const refused = refuseCrossSite(request);
   if (refused) return refused;
   const { hubUrl, hubApiKey } = readUpstreams();
