@@ -28,7 +28,7 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 if (process.argv.includes('--child')) {
   const require = createRequire(join(root, 'packages/bus/package.json'));
   const Redis = require('ioredis');
-  const { TrafficPublisher, Spool, publisherRedisOptions } = require(arg('bus'));
+  const { TrafficPublisher, Spool, publisherRedisOptions, DETACHED_BODY_MIN_BYTES } = require(arg('bus'));
   const redisPid = Number(arg('redis-pid'));
   const redisCpuUs = () => {
     const f = readFileSync(`/proc/${redisPid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -42,6 +42,9 @@ if (process.argv.includes('--child')) {
   const publisher = new TrafficPublisher({ redis, prefix, spool: new Spool({ dir: spoolDir, maxBytes: 1 << 30 }), logger: silent, maxStreamLength: 500 });
   publisher.start();
   const data = 'x'.repeat(bodyBytes);
+  // As the gateway hands them over: a text body from DETACHED_BODY_MIN_BYTES on as its bytes, beside the event.
+  const detach = bodyBytes >= DETACHED_BODY_MIN_BYTES;
+  const detachedBytes = detach ? Buffer.from(data) : undefined;
   const headers = { 'content-type': 'application/json', 'content-length': String(bodyBytes), date: new Date().toUTCString(), connection: 'keep-alive', 'keep-alive': 'timeout=5' };
   const event = (i) => ({
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -53,12 +56,12 @@ if (process.argv.includes('--child')) {
     method: 'GET',
     url: 'http://127.0.0.1:18500/small',
     request: { headers: { host: '127.0.0.1:18512', connection: 'keep-alive' } },
-    response: { status: 200, statusMessage: 'OK', headers, body: { encoding: 'utf8', data, size: bodyBytes, truncated: false, contentType: 'application/json' } },
+    response: { status: 200, statusMessage: 'OK', headers, body: { encoding: 'utf8', data: detach ? '' : data, size: bodyBytes, truncated: false, contentType: 'application/json' } },
   });
   const cpu0 = process.cpuUsage();
   const redis0 = redisCpuUs();
   for (let i = 0; i < events; i += 100) {
-    for (let j = i; j < Math.min(i + 100, events); j++) publisher.publish(event(j), { response: Buffer.from(data) });
+    for (let j = i; j < Math.min(i + 100, events); j++) publisher.publish(event(j), detach ? { response: detachedBytes } : undefined);
     await new Promise((r) => setTimeout(r, 10));
   }
   await publisher.flush();
