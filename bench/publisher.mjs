@@ -42,9 +42,9 @@ if (process.argv.includes('--child')) {
   const publisher = new TrafficPublisher({ redis, prefix, spool: new Spool({ dir: spoolDir, maxBytes: 1 << 30 }), logger: silent, maxStreamLength: 500 });
   publisher.start();
   const data = 'x'.repeat(bodyBytes);
-  // As the gateway hands them over: a text body from DETACHED_BODY_MIN_BYTES on as its bytes, beside the event.
+  // As the gateway hands them over: a text body from DETACHED_BODY_MIN_BYTES on as its own bytes (each exchange's
+  // a fresh buffer), beside the event.
   const detach = bodyBytes >= DETACHED_BODY_MIN_BYTES;
-  const detachedBytes = detach ? Buffer.from(data) : undefined;
   const headers = { 'content-type': 'application/json', 'content-length': String(bodyBytes), date: new Date().toUTCString(), connection: 'keep-alive', 'keep-alive': 'timeout=5' };
   const event = (i) => ({
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -61,7 +61,7 @@ if (process.argv.includes('--child')) {
   const cpu0 = process.cpuUsage();
   const redis0 = redisCpuUs();
   for (let i = 0; i < events; i += 100) {
-    for (let j = i; j < Math.min(i + 100, events); j++) publisher.publish(event(j), detach ? { response: detachedBytes } : undefined);
+    for (let j = i; j < Math.min(i + 100, events); j++) publisher.publish(event(j), detach ? { response: Buffer.from(data) } : undefined);
     await new Promise((r) => setTimeout(r, 10));
   }
   await publisher.flush();
