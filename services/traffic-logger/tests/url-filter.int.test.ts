@@ -12,7 +12,15 @@ let redis: Redis;
 let logger: RunningLogger;
 
 const events: TrafficEvent[] = [
-  ...Array.from({ length: 240 }, (_, i) => makeEvent({ url: `http://host-${i % 4}.example.test/api/v1/resource/${i}?q=${i % 3}` })),
+  ...Array.from({ length: 240 }, (_, i) =>
+    makeEvent({
+      url: `http://host-${i % 4}.example.test/api/v1/resource/${i}?q=${i % 3}`,
+      method: ['GET', 'POST', 'PUT'][i % 3],
+      source: i % 2 ? 'forward' : 'proxy',
+      durationMs: i,
+      response: { status: [200, 404, 500, 201, 503][i % 5], headers: {} },
+    }),
+  ),
   makeEvent({ url: 'http://api.example.test/Special_Path/100%25/Resource/4242?X=1' }),
   makeEvent({ url: 'http://api.example.test/special-path/100/resource/4242?x=2' }),
 ];
@@ -62,6 +70,29 @@ describe('GET /api/requests?url=', () => {
       const body = await res.json();
       expect(body.content.map((r: { id: string }) => r.id)).toEqual(expected.slice(page * size, page * size + size));
       expect(body).toMatchObject({ totalElements: expected.length, totalElementsExact: true, number: page, size, last: (page + 1) * size >= expected.length });
+    }
+  });
+
+  // With other filters the substring's matches are collected through the trigram index and the other
+  // conditions checked on them (ExchangeRepo.collectByUrl); the pages must still be the in-memory twin's.
+  it.each([
+    ['requests', { url: 'resource/1', host: 'host-1.example.test' }, (e: TrafficEvent) => e.url.includes('resource/1') && e.url.includes('//host-1.example.test/')],
+    ['requests', { url: 'RESOURCE/2', method: 'POST' }, (e: TrafficEvent) => e.url.includes('resource/2') && e.method === 'POST'],
+    ['requests', { url: 'resource/1', statusClass: '5xx', source: 'forward' }, (e: TrafficEvent) => e.url.includes('resource/1') && (e.response?.status ?? 0) >= 500 && e.source === 'forward'],
+    ['requests', { url: '/api/v1/', minDurationMs: '200' }, (e: TrafficEvent) => e.url.includes('/api/v1/') && e.durationMs >= 200],
+    ['requests', { url: 'resource/1', from: events[100].startedAt, to: events[200].startedAt }, (e: TrafficEvent) => e.url.includes('resource/1') && e.startedAt >= events[100].startedAt && e.startedAt < events[200].startedAt],
+    ['responses', { url: 'resource/2', status: '500' }, (e: TrafficEvent) => e.url.includes('resource/2') && e.response?.status === 500],
+    ['requests', { url: 'resource/4242', host: 'nowhere.example.test' }, () => false],
+  ] as const)('/api/%s?%j: the same rows, newest first, and exact totals, on every page', async (view, query, keep) => {
+    const expected = newestFirst.filter(keep).map((e) => e.id);
+    const size = 5;
+    for (let page = 0; page * size <= expected.length; page++) {
+      const params = new URLSearchParams({ ...query, page: String(page), size: String(size) });
+      const res = await fetch(`${logger.url}/api/${view}?${params}`);
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.content.map((r: { id: string }) => r.id)).toEqual(expected.slice(page * size, page * size + size));
+      expect(body).toMatchObject({ totalElements: expected.length, totalElementsExact: true, number: page });
     }
   });
 
