@@ -266,7 +266,7 @@ function hasConditions(filter: ExchangeFilter): boolean {
  * The (seq, started_at) of the rows matching `url` and `others`, found through the URL condition alone:
  * its matches first (the fence of a materialized CTE), the other conditions checked on them. Left to
  * itself PostgreSQL ANDs the trigram index's bitmap with another index's, and a host's bitmap of 50,000
- * rows took longer to build than checking the host on the substring's 11,110 matches (38 against 14 ms for
+ * rows took longer to build than checking the host on the substring's 11,110 matches (35–46 against 14 ms for
  * `host=host-2.example.test&url=resource/42` over 1,000,000 rows; BENCHMARKS.md, "2026-11-26").
  */
 function collectByUrl(url: Prisma.Sql, others: Prisma.Sql): Prisma.Sql {
