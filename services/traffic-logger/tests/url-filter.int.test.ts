@@ -83,6 +83,12 @@ describe('GET /api/requests?url=', () => {
     ['requests', { url: 'resource/1', from: events[100].startedAt, to: events[200].startedAt }, (e: TrafficEvent) => e.url.includes('resource/1') && e.startedAt >= events[100].startedAt && e.startedAt < events[200].startedAt],
     ['responses', { url: 'resource/2', status: '500' }, (e: TrafficEvent) => e.url.includes('resource/2') && e.response?.status === 500],
     ['requests', { url: 'resource/4242', host: 'nowhere.example.test' }, () => false],
+    // a substring rarer than the other filters: its matches are collected first (collectByUrl)
+    ['requests', { url: 'resource/23', host: 'host-3.example.test' }, (e: TrafficEvent) => e.url.includes('resource/23') && e.url.includes('//host-3.example.test/')],
+    ['requests', { url: 'resource/23', statusClass: '5xx', source: 'forward' }, (e: TrafficEvent) => e.url.includes('resource/23') && (e.response?.status ?? 0) >= 500 && e.source === 'forward'],
+    ['requests', { url: 'resource/23', minDurationMs: '100' }, (e: TrafficEvent) => e.url.includes('resource/23') && e.durationMs >= 100],
+    ['requests', { url: 'resource/23', from: events[0].startedAt, to: events[235].startedAt }, (e: TrafficEvent) => e.url.includes('resource/23') && e.startedAt >= events[0].startedAt && e.startedAt < events[235].startedAt],
+    ['responses', { url: 'resource/23', status: '500' }, (e: TrafficEvent) => e.url.includes('resource/23') && e.response?.status === 500],
   ] as const)('/api/%s?%j: the same rows, newest first, and exact totals, on every page', async (view, query, keep) => {
     const expected = newestFirst.filter(keep).map((e) => e.id);
     const size = 5;
