@@ -73,8 +73,10 @@ describe('GET /api/requests?url=', () => {
     }
   });
 
-  // With other filters the substring's matches are collected through the trigram index and the other
-  // conditions checked on them (ExchangeRepo.collectByUrl); the pages must still be the in-memory twin's.
+  // A substring with other filters: collected by the planner's choice when the substring is the commoner
+  // side (the first seven here, but for RESOURCE/2 with POST and the host with no rows), else its matches
+  // first with the other conditions checked on them (ExchangeRepo.collectByUrl); either way the pages must
+  // be the in-memory twin's.
   it.each([
     ['requests', { url: 'resource/1', host: 'host-1.example.test' }, (e: TrafficEvent) => e.url.includes('resource/1') && e.url.includes('//host-1.example.test/')],
     ['requests', { url: 'RESOURCE/2', method: 'POST' }, (e: TrafficEvent) => e.url.includes('resource/2') && e.method === 'POST'],

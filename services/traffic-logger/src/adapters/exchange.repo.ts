@@ -107,12 +107,13 @@ export class ExchangeRepo {
       const recent = await this.listAmongNewest(filter, page, size);
       if (recent) return recent;
     }
-    const where = buildExchangeConditions(filter, urlOptions(filter, sample));
+    const options = urlOptions(filter, sample);
+    const where = buildExchangeConditions(filter, options);
     const others: ExchangeFilter = { ...filter, urlContains: undefined };
     const urlAlone: ExchangeFilter = { urlContains: filter.urlContains };
     let matches: Prisma.Sql;
     if (hasConditions(others) && (await this.urlDrives(urlAlone, others))) {
-      matches = collectByUrl(buildExchangeConditions(urlAlone, urlOptions(filter, sample)), buildExchangeConditions(others));
+      matches = collectByUrl(buildExchangeConditions(urlAlone, options), buildExchangeConditions(others));
     } else if ((await this.estimate(filter)) <= URL_COLLECT_LIMIT) {
       matches = Prisma.sql`SELECT seq, started_at FROM exchanges WHERE ${where}`;
     } else {
