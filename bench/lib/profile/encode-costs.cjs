@@ -11,7 +11,7 @@ const root = join(__dirname, '../../..');
 const { buildTrafficEvent, captureBody } = require(join(root, 'services/proxy-gateway/dist/capture/build-traffic-event.js'));
 const { BodyRecorder } = require(join(root, 'services/proxy-gateway/dist/capture/body-recorder.js'));
 const { redactHeaders } = require(join(root, 'services/proxy-gateway/dist/capture/redact-headers.js'));
-const { encodeTrafficEvent } = require(join(root, 'packages/bus/dist/index.js'));
+const { encodeEventJson, encodeTrafficEvent } = require(join(root, 'packages/bus/dist/index.js'));
 
 const redacted = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 const requestHeaders = { host: '127.0.0.1:20001', 'user-agent': 'autocannon', connection: 'keep-alive', 'x-forwarded-for': '127.0.0.1', accept: '*/*' };
@@ -67,7 +67,7 @@ function isoOf(ms) {
 function direct(iso) {
   const body = captureBody(recorder(), responseHeaders);
   const json = `{"id":"${randomUUID()}","startedAt":"${iso(Date.now())}","durationMs":${Math.round(1.234567 * 1000) / 1000},"source":"proxy","requestId":"${randomUUID()}","clientAddress":"127.0.0.1","method":"GET","url":${JSON.stringify(url)},"request":{"headers":${headersJson(requestHeaders)}},"response":{"status":200,"statusMessage":"OK","headers":${headersJson(responseHeaders)},"body":{"encoding":"${body.encoding}","data":${JSON.stringify(body.data)},"size":${body.size},"truncated":${body.truncated},"contentType":${JSON.stringify(body.contentType)}}}}`;
-  return Buffer.byteLength(json) === json.length ? Buffer.from(json, 'latin1') : Buffer.from(json, 'utf8');
+  return encodeEventJson(json);
 }
 
 const jsons = Array.from({ length: 200 }, () => current().toString('latin1'));
@@ -76,7 +76,7 @@ const viaDate = (ms) => new Date(ms).toISOString();
 /** The XADD of a batch of 200 as the publisher frames it: each event's bytes a separate write (UncopiedCommand). */
 function perEventBytes() {
   let n = 0;
-  for (const json of jsons) n += (Buffer.byteLength(json) === json.length ? Buffer.from(json, 'latin1') : Buffer.from(json, 'utf8')).length;
+  for (const json of jsons) n += encodeEventJson(json).length;
   return n;
 }
 
