@@ -78,6 +78,9 @@ describe('GET /api/requests', () => {
     ['size=201', 'query.size', 'size must be between 1 and 200'],
     ['status=abc', 'query.status', 'status must be an integer'],
     ['method=FETCH', 'query.method', 'method must be an HTTP method'],
+    // PostgreSQL's text cannot hold a NUL: refused here, not a 500 from the database
+    ['host=a%00b', 'query.host', 'host must not contain a NUL character'],
+    ['url=resource%00', 'query.url', 'url must not contain a NUL character'],
   ])('answers %s with a 400 problem naming the parameter', async (query, path, message) => {
     const { status, type, body } = await get(`/api/requests?${query}`);
     expect(status).toBe(400);
@@ -148,6 +151,7 @@ describe('/api/exchanges', () => {
     expect(padded.body.detail).toBe('the query has more than 1000 parameters');
     // a day that does not exist is refused, not rolled over into a wider range
     expect((await get('/api/exchanges?to=2026-02-30', { method: 'DELETE' })).status).toBe(400);
+    expect((await get('/api/exchanges?host=%00', { method: 'DELETE' })).status).toBe(400);
     expect((await get('/api/requests')).body.totalElements).toBe(events.length);
     expect((await get('/api/exchanges?statusClass=5xx', { method: 'DELETE' })).body).toEqual({ deleted: 1 });
     expect((await get(`/api/exchanges/${events[2].id}`)).status).toBe(404);

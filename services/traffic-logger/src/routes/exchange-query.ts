@@ -11,8 +11,15 @@ import type { ExchangeFilter } from '../domain/exchange-filter';
  */
 const KNOWN_METHODS = new Set(METHODS);
 
+/** One plain value. A NUL (`%00`) is refused here: PostgreSQL's text cannot hold one, so it could never match. */
 const single = (name: string) =>
-  z.preprocess((v) => (v === '' ? undefined : v), z.string({ error: (i) => (i.input === undefined ? undefined : `${name} must be given once, as a plain value`) }).optional());
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string({ error: (i) => (i.input === undefined ? undefined : `${name} must be given once, as a plain value`) })
+      .refine((v) => !v.includes('\u0000'), `${name} must not contain a NUL character (%00)`)
+      .optional(),
+  );
 
 const integer = (name: string, min: number, max: number, message: string) =>
   single(name)
