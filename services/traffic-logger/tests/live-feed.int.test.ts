@@ -87,6 +87,32 @@ it('resumes after Last-Event-ID: replays what was stored meanwhile, then continu
   expect(resumed.events.findIndex((e) => e.event === 'ready')).toBe(3);
 });
 
+it('gives a client whose Last-Event-ID is from a log that is gone (a new database) this log from its start', async () => {
+  const logger = await start();
+  const events = [makeEvent(), makeEvent()];
+  await publish(redis, testRedis.prefix, events);
+  await waitFor(async () => (await logger.repo.maxSeq()) >= 2, 'two rows');
+  // ids above every seq this database has handed out: the client saw them in an earlier database
+  const feed = sse(`${logger.url}/api/stream`, { 'Last-Event-ID': '5000' });
+  const [ready] = await feed.next('ready', 1);
+  expect(dataOf(feed.of('exchange')).map((d) => d.id).sort()).toEqual(events.map((e) => e.id).sort());
+  expect(JSON.parse(ready.data)).toEqual({ liveFromSeq: 2 });
+});
+
+it('keeps a Last-Event-ID above the newest row when the rows after it were deleted: later rows follow it', async () => {
+  const logger = await start();
+  await publish(redis, testRedis.prefix, [makeEvent(), makeEvent(), makeEvent()]);
+  await waitFor(async () => (await logger.repo.maxSeq()) >= 3, 'three rows');
+  expect((await fetch(`${logger.url}/api/exchanges`, { method: 'DELETE' })).status).toBe(200);
+  const feed = sse(`${logger.url}/api/stream`, { 'Last-Event-ID': '3' });
+  const [ready] = await feed.next('ready', 1);
+  expect(JSON.parse(ready.data)).toEqual({ liveFromSeq: 3 });
+  const after = makeEvent();
+  await publish(redis, testRedis.prefix, [after]);
+  const [got] = await feed.next('exchange', 1);
+  expect(JSON.parse(got.data)).toMatchObject({ id: after.id, seq: 4 });
+});
+
 it('tells a resuming client when more was missed than the replay limit', async () => {
   const logger = await start({ TRAFFIC_STREAM_REPLAY_LIMIT: '2' });
   await publish(redis, testRedis.prefix, [makeEvent(), makeEvent(), makeEvent(), makeEvent()]);

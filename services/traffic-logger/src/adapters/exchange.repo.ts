@@ -212,6 +212,13 @@ export class ExchangeRepo {
     return max === null ? 0 : Number(max);
   }
 
+  async lastIssuedSeq(): Promise<number> {
+    const [{ last }] = await this.rows<{ last: bigint | number | string | null }>(
+      Prisma.sql`SELECT pg_sequence_last_value(pg_get_serial_sequence('exchanges', 'seq')::regclass) AS last`,
+    );
+    return last === null ? 0 : Number(last);
+  }
+
   /** Keyset pagination, newest first, for exports that walk a whole filtered set. */
   async listBefore(filter: ExchangeFilter, before: { startedAt: Date; seq: number } | undefined, limit: number): Promise<StoredExchange[]> {
     const after = before ? Prisma.sql`AND (started_at, seq) < (${before.startedAt}::timestamptz, ${before.seq}::bigint)` : Prisma.empty;

@@ -7,6 +7,8 @@ import type { ExchangeTail } from './exchange-tail';
 
 export interface ReplaySource {
   listAfterSeq(afterSeq: number, limit: number, filter: ExchangeFilter): Promise<StoredExchange[]>;
+  /** The highest seq the database has ever handed out (rows since deleted included); 0 when none. */
+  lastIssuedSeq(): Promise<number>;
 }
 
 export interface LiveFeedsOptions {
@@ -102,10 +104,11 @@ export class LiveFeeds {
     heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs);
     heartbeat.unref();
 
-    cursor = feed.lastEventId ?? sub.fromSeq;
     try {
+      const resumeAfter = await this.resumePoint(feed.lastEventId, sub.fromSeq);
+      cursor = resumeAfter ?? sub.fromSeq;
       let replayed = 0;
-      while (!closed && feed.lastEventId !== undefined && cursor < sub.fromSeq) {
+      while (!closed && resumeAfter !== undefined && cursor < sub.fromSeq) {
         const rows = await this.options.replay.listAfterSeq(cursor, REPLAY_PAGE, filter);
         const upToLive = rows.filter((r) => r.seq <= sub.fromSeq);
         if (upToLive.length === 0) break;
@@ -123,7 +126,7 @@ export class LiveFeeds {
         if (upToLive.length < REPLAY_PAGE) break;
         if (res.writableNeedDrain) await waitForDrain(res);
       }
-      if (feed.lastEventId !== undefined && cursor < sub.fromSeq) cursor = sub.fromSeq;
+      if (resumeAfter !== undefined && cursor < sub.fromSeq) cursor = sub.fromSeq;
     } catch (err) {
       logger.warn({ err: (err as Error).message }, 'live feed replay failed; closing the stream');
       close();
@@ -133,6 +136,18 @@ export class LiveFeeds {
     buffer = null;
     emit(pending);
     write(`event: ready\ndata: ${JSON.stringify({ liveFromSeq: cursor })}\n\n`);
+  }
+
+  /**
+   * Where a resuming client's feed starts. An id above the newest row is normal (the rows after it were
+   * deleted, or another instance's tail is a poll ahead of this one's) and is kept: later rows have higher
+   * seqs. An id above every seq the database ever handed out is from a log that is gone (a new database, an
+   * in-memory one after a restart): keeping it would hide every row until the new seqs pass it, so the
+   * client gets this log from its start instead (within the replay limit).
+   */
+  private async resumePoint(lastEventId: number | undefined, fromSeq: number): Promise<number | undefined> {
+    if (lastEventId === undefined || lastEventId <= fromSeq) return lastEventId;
+    return lastEventId > (await this.options.replay.lastIssuedSeq()) ? 0 : lastEventId;
   }
 
   /** Ends every open feed (shutdown). */
