@@ -8,6 +8,10 @@ describe('SelfAddresses.isLoop', () => {
     ['127.0.0.1', 8080, '/proxy/', true],
     ['127.0.0.2', 8080, '/PROXY', true],
     ['[::1]', 8080, '/proxy', true],
+    // IPv4-mapped IPv6, as the URL parser writes [::ffff:127.0.0.1]
+    ['[::ffff:7f00:1]', 8080, '/proxy', true],
+    ['[::ffff:127.0.0.1]', 8888, '/', true],
+    ['[::ffff:5db8:d822]', 8080, '/proxy', false],
     ['0.0.0.0', 8080, '/proxy', true],
     ['gateway.internal', 8080, '/proxy', true],
     ['app.localhost', 8080, '/proxy', true],

@@ -34,8 +34,14 @@ export class SelfAddresses {
   }
 }
 
+/** Lower case, no brackets or trailing dot, and an IPv4-mapped IPv6 address (`::ffff:7f00:1`) as its IPv4 one. */
 function normalizeHost(host: string): string {
-  return host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const plain = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(?:([\da-f]{1,4}):([\da-f]{1,4})|(\d+\.\d+\.\d+\.\d+))$/.exec(plain);
+  if (!mapped) return plain;
+  if (mapped[3]) return mapped[3];
+  const [hi, lo] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
 /** The port a URL connects to (explicit or the scheme's default). */
