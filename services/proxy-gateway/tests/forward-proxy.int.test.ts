@@ -59,6 +59,13 @@ describe('forward-proxy port (service.proxy.port): HTTP_PROXY clients and CONNEC
     expect(event).toMatchObject({ source: 'forward', method: 'POST', response: { status: 200 }, request: { body: { data: '{"via":"proxy"}' } } });
   });
 
+  it("sends an absolute-form target's path and query as written (dot segments, quotes)", async () => {
+    const res = await call(`${upstream.url}/echo/a/../fwd?q=it's`, { proxy: gateway.proxyUrl });
+    expect(json(res)).toMatchObject({ url: "/echo/a/../fwd?q=it's" });
+    const [event] = await stream.waitFor((e) => e.url === `${upstream.url}/echo/a/../fwd?q=it's`);
+    expect(event.source).toBe('forward');
+  });
+
   it('captures a program that only has http_proxy set (curl), without code changes', async () => {
     const body = await curl([`${upstream.url}/echo/curl`], { http_proxy: gateway.proxyUrl });
     expect(JSON.parse(body)).toMatchObject({ url: '/echo/curl' });

@@ -142,6 +142,22 @@ describe('POST/GET /proxy?url=… forwarding and capture', () => {
     expect(json<Echo>(res).url).toBe('/echo/raw?a=1&b=2');
   });
 
+  it("sends the target's path and query as written (dot segments, quotes, braces) and logs them so", async () => {
+    const target = `${upstream.url}/echo/a/../b/./{id}?q=it's&r=%2F`;
+    const res = await call(proxyUrl(target));
+    expect(json<Echo>(res).url).toBe("/echo/a/../b/./{id}?q=it's&r=%2F");
+    const [event] = await stream.waitFor((e) => e.url === target);
+    expect(event.response!.status).toBe(200);
+  });
+
+  it("sends the target URL's user-info as Authorization: Basic and keeps it out of the log", async () => {
+    const { host } = new URL(upstream.url);
+    const res = await call(proxyUrl(`http://alice:s3cret@${host}/echo/userinfo`));
+    expect(json<Echo>(res).headers.authorization).toBe(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`);
+    const [event] = await stream.waitFor((e) => e.url === `${upstream.url}/echo/userinfo`);
+    expect(JSON.stringify(event)).not.toContain('s3cret');
+  });
+
   it.each([
     ['no url', '/proxy', 'required'],
     ['an unparsable url', '/proxy?url=not%20a%20url', 'not an absolute URL'],

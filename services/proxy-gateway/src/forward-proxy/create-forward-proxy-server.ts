@@ -32,10 +32,10 @@ export function createForwardProxyServer(deps: ForwardProxyDeps): http.Server {
         throw HttpProblem.badRequest(`This is the forward-proxy port: send absolute-form requests (GET http://host/path) as an HTTP_PROXY client does, not ${JSON.stringify(raw)}`);
       }
       const target = parseAbsoluteTarget(raw, 'request target');
-      if (deps.self.isLoop({ hostname: target.hostname, port: portOf(target), pathname: target.pathname })) {
-        throw HttpProblem.badRequest(`Request target ${target.host}${target.pathname} points back at this gateway; proxy loops are refused`);
+      if (deps.self.isLoop({ hostname: target.url.hostname, port: portOf(target.url), pathname: target.url.pathname })) {
+        throw HttpProblem.badRequest(`Request target ${target.url.host}${target.url.pathname} points back at this gateway; proxy loops are refused`);
       }
-      deps.forwarder.outbound?.assertHost(target.hostname);
+      deps.forwarder.outbound?.assertHost(target.url.hostname);
       forwardExchange(
         req,
         res,

@@ -8,6 +8,7 @@ import { BodyRecorder } from '../capture/body-recorder';
 import { buildTrafficEvent, captureBody } from '../capture/build-traffic-event';
 import { buildUpstreamHeaders, filterRawHeaders, toRawHeaders, type ForwardedFor } from './forwarding-headers';
 import { toLogSafeUrl } from './log-safe-url';
+import { targetHref, type ForwardTarget } from './parse-target';
 import type { ProxyCredentialsCheck } from './proxy-credentials';
 import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
 
@@ -58,7 +59,7 @@ export interface ExchangeContext {
  * A client that goes away aborts the upstream request; an upstream failure before the response started
  * becomes a 502/504 problem, after it an aborted client response. Nothing here throws.
  */
-export function forwardExchange(req: IncomingMessage, res: ServerResponse, target: URL, ctx: ExchangeContext, options: ForwarderOptions): void {
+export function forwardExchange(req: IncomingMessage, res: ServerResponse, target: ForwardTarget, ctx: ExchangeContext, options: ForwarderOptions): void {
   const startedAt = new Date();
   const started = process.hrtime.bigint();
   const capture = options.capture;
@@ -67,7 +68,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
   let upstreamResponse: { status: number; statusMessage?: string; headers: IncomingHttpHeaders } | undefined;
   let error: string | undefined;
 
-  const rawHeaders = toRawHeaders(buildUpstreamHeaders(req.rawHeaders, target, ctx.forwarded));
+  const rawHeaders = toRawHeaders(buildUpstreamHeaders(req.rawHeaders, target.url, ctx.forwarded));
   const sendsBody = hasBody(req);
 
   let responseTimer: NodeJS.Timeout | undefined;
@@ -120,8 +121,8 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
     }
     dispatcher.dispatch(
       {
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
+        origin: target.url.origin,
+        path: target.path,
         method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
         headers: rawHeaders,
         body: sendsBody ? req : null,
@@ -191,13 +192,13 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
 
   function onUpstreamError(err: Error & { code?: string }): void {
     if (res.destroyed || res.writableEnded) return;
-    const problem = mapUpstreamError(err, target.toString());
+    const problem = mapUpstreamError(err, targetHref(target));
     error ??= problem.detail;
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    options.logger.debug({ target: toLogSafeUrl(target.toString()), code: err.code, status: problem.status }, 'upstream request failed');
+    options.logger.debug({ target: toLogSafeUrl(targetHref(target)), code: err.code, status: problem.status }, 'upstream request failed');
     if (sendsBody) req.resume(); // the rest of an upload the target will not get
     ctx.sendProblem(problem);
   }
@@ -220,7 +221,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
         requestId: ctx.requestId,
         clientAddress: ctx.clientAddress,
         method: req.method ?? 'GET',
-        url: target.href,
+        url: targetHref(target),
         requestHeaders: req.headers,
         requestBody: captureBody(requestBody, req.headers),
         response: response && { ...response, body: captureBody(responseBody, response.headers) },

@@ -57,6 +57,16 @@ describe('buildUpstreamHeaders', () => {
       ['X-Forwarded-Proto', 'http'],
     ]);
   });
+
+  it("sends the target's user-info as Authorization: Basic, percent-decoded, unless the client sent Authorization", () => {
+    const forwarded = { clientAddress: undefined, proto: 'http' as const, host: undefined };
+    const withUser = new URL('http://al%20ice:p%C3%A4ss%3Aw@upstream.test/');
+    expect(buildUpstreamHeaders([], withUser, forwarded)).toContainEqual(['Authorization', `Basic ${Buffer.from('al ice:päss:w').toString('base64')}`]);
+    expect(buildUpstreamHeaders([], new URL('http://%zz@upstream.test/'), forwarded)).toContainEqual(['Authorization', `Basic ${Buffer.from('%zz:').toString('base64')}`]);
+    const own = buildUpstreamHeaders(['authorization', 'Bearer t'], withUser, forwarded);
+    expect(own.filter(([name]) => name.toLowerCase() === 'authorization')).toEqual([['authorization', 'Bearer t']]);
+    expect(buildUpstreamHeaders([], target, forwarded).some(([name]) => name === 'Authorization')).toBe(false);
+  });
 });
 
 describe('toRawHeaders', () => {

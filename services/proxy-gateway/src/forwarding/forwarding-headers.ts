@@ -66,7 +66,9 @@ export interface ForwardedFor {
 
 /**
  * The headers of the upstream request: the client's, minus hop-by-hop ones, with Host set to the target
- * and X-Forwarded-For (appended to), -Proto and -Host describing the client's request.
+ * and X-Forwarded-For (appended to), -Proto and -Host describing the client's request. User-info in the
+ * target (`http://user:pass@host/`) becomes `Authorization: Basic`, as curl and browsers send it, unless the
+ * client sent an Authorization header of its own.
  */
 export function buildUpstreamHeaders(rawHeaders: readonly string[], target: URL, forwarded: ForwardedFor): HeaderEntry[] {
   // `Expect: 100-continue` was answered by the gateway's own server; the target gets the body right away.
@@ -75,6 +77,10 @@ export function buildUpstreamHeaders(rawHeaders: readonly string[], target: URL,
   const priorFor = xffIndex >= 0 ? ([] as string[]).concat(entries[xffIndex][1]).join(', ') : '';
   if (xffIndex >= 0) entries.splice(xffIndex, 1);
   const chain = [priorFor, forwarded.clientAddress].filter(Boolean).join(', ');
+  if ((target.username || target.password) && !entries.some(([name]) => name.toLowerCase() === 'authorization')) {
+    const credentials = `${decodeUserInfo(target.username)}:${decodeUserInfo(target.password)}`;
+    entries.push(['Authorization', `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`]);
+  }
   return [
     ['Host', target.host],
     ...entries,
@@ -92,4 +98,13 @@ export function toRawHeaders(entries: readonly HeaderEntry[]): string[] {
     else raw.push(name, value);
   }
   return raw;
+}
+
+/** A user-info part percent-decoded; as written when it is not valid percent-encoding (`%zz`). */
+function decodeUserInfo(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }

@@ -46,12 +46,12 @@ export function createProxyHandler(deps: ProxyRouteDeps): (req: IncomingMessage,
       if (refused) throw refused;
       const queryIndex = url.indexOf('?');
       const target = parseProxyTarget(queryIndex >= 0 ? url.slice(queryIndex + 1) : '');
-      if (deps.self.isLoop({ hostname: target.hostname, port: portOf(target), pathname: target.pathname })) {
-        throw HttpProblem.badRequest(`Query parameter url points back at this gateway (${target.host}${target.pathname}); proxy loops are refused`, [
+      if (deps.self.isLoop({ hostname: target.url.hostname, port: portOf(target.url), pathname: target.url.pathname })) {
+        throw HttpProblem.badRequest(`Query parameter url points back at this gateway (${target.url.host}${target.url.pathname}); proxy loops are refused`, [
           { path: 'query.url', message: 'must not point at the gateway itself' },
         ]);
       }
-      deps.forwarder.outbound?.assertHost(target.hostname);
+      deps.forwarder.outbound?.assertHost(target.url.hostname);
       forwardExchange(
         req,
         res,
