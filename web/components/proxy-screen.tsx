@@ -3,7 +3,7 @@ import { usePathname, useSearchParams } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { hubClient } from '@/lib/api/hub-client';
 import type { Stub } from '@/lib/api/hub-schemas';
-import { describeStubUrl, readStubId } from '@/lib/stubs/stub-list';
+import { describeMethod, describeStubUrl, readStubId } from '@/lib/stubs/stub-list';
 import { useAction, useResource } from '@/lib/ui/use-resource';
 import { replaceEngineParam } from '@/lib/ui/replace-search';
 import { EngineSelect } from './engine-select';
@@ -85,7 +85,7 @@ export function ProxyScreen() {
             <table className="grid" style={{ marginTop: 6 }}>
               <thead><tr><th>Method</th><th>URL</th><th>Status</th><th>Id</th></tr></thead>
               <tbody>{recorded.map((stub, i) => (
-                <tr key={readStubId(stub) ?? i}><td className="method">{stub.request.method ?? 'ANY'}</td><td className="mono">{describeStubUrl(stub)}</td><td>{stub.response.status ?? 200}</td><td className="mono small-text muted">{readStubId(stub)}</td></tr>
+                <tr key={readStubId(stub) ?? i}><td className="method">{describeMethod(stub.request.method)}</td><td className="mono">{describeStubUrl(stub)}</td><td>{stub.response.status ?? 200}</td><td className="mono small-text muted">{readStubId(stub)}</td></tr>
               ))}</tbody>
             </table>
           </div>

@@ -301,6 +301,16 @@ describe('the dashboard in a browser, against the real stack', () => {
     await expect(pushPanel.locator('tbody tr').count()).resolves.toBe(2);
     await screenshot('stubs-push');
 
+    // a stub with WireMock 3's method pattern does not break the list; its rule shows as one line
+    const either = await fetch(`${second.url}/__admin/mappings`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ request: { method: { oneOf: ['PUT', 'PATCH'] }, urlPath: '/either' }, response: { status: 204 } }),
+    });
+    expect(either.status).toBe(201);
+    await page.reload();
+    await expect(page.locator('.stub-item', { hasText: '/either' }).locator('.method').textContent({ timeout: 10_000 })).resolves.toBe('PUT | PATCH');
+    await page.locator('.stub-item', { hasText: '/only-on-second' }).waitFor();
+
     await page.goto(`${stack.gatewayUrl}/engines`);
     await page.getByRole('button', { name: /^Make .* active$/ }).first().click();
     await page.goto(`${stack.gatewayUrl}/stubs`);

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 
 /**
+ * A request method as WireMock 3 takes it: a name (`"GET"`, `"ANY"`) or a method pattern
+ * (`{"oneOf": ["GET", "POST"]}`, `{"noneOf": [...]}`). Loose like the rest: the engine checks the details.
+ */
+export const MethodPatternSchema = z.union([z.string(), z.looseObject({ oneOf: z.array(z.string()).optional(), noneOf: z.array(z.string()).optional() })]);
+export type MethodPattern = z.infer<typeof MethodPatternSchema>;
+
+/**
  * WireMock's stub mapping, loosely: the hub passes stubs through to engines, which validate them
  * fully (the engine owns the strict parser). Unknown keys are kept.
  */
@@ -9,7 +16,7 @@ export const StubMappingSchema = z.looseObject({
   uuid: z.string().optional(),
   name: z.string().optional(),
   priority: z.number().int().min(1).optional(),
-  request: z.looseObject({ method: z.string().optional() }),
+  request: z.looseObject({ method: MethodPatternSchema.optional() }),
   response: z.looseObject({ status: z.number().int().optional() }),
   persistent: z.boolean().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),

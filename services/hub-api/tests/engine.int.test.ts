@@ -46,6 +46,36 @@ describe("the hub driving Mockyard's own engine (services/engine, in-process)", 
     expect(await urlPaths(local)).toEqual([]);
   });
 
+  it('creates and lists a stub whose method is a WireMock 3 pattern ({oneOf: [...]}), as the engine accepts it', async () => {
+    const methodPattern = { request: { method: { oneOf: ['GET', 'POST'] }, urlPath: '/either' }, response: { status: 200, body: 'either' } };
+    const created = await call(hub.url, 'POST', '/hub/admin/mappings', { body: methodPattern });
+    expect(created.status).toBe(201);
+    expect(created.body.request.method).toEqual({ oneOf: ['GET', 'POST'] });
+    expect((await fetch(`${local.url}/either`, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(`${local.url}/either`, { method: 'DELETE' })).status).toBe(404);
+    // one made on the engine directly must not break the hub's reading of the engine's stubs
+    await call(local.url, 'POST', '/__admin/mappings', { body: { request: { method: { noneOf: ['DELETE'] }, urlPath: '/not-delete' }, response: { status: 200 } } });
+    const listed = await call(hub.url, 'GET', '/hub/admin/mappings');
+    expect(listed.status).toBe(200);
+    expect(listed.body.mappings.map((m: { request: { method: unknown } }) => m.request.method)).toEqual(expect.arrayContaining([{ oneOf: ['GET', 'POST'] }, { noneOf: ['DELETE'] }]));
+    expect((await call(hub.url, 'GET', `/hub/admin/mappings/${created.body.id}`)).status).toBe(200);
+    await call(hub.url, 'DELETE', '/hub/admin/mappings');
+  });
+
+  it('gets, replaces and deletes a stub by its id in upper case', async () => {
+    const id = (await call(hub.url, 'POST', '/hub/admin/mappings', { body: stub('/upper') })).body.id as string;
+    const upper = id.toUpperCase();
+    const got = await call(hub.url, 'GET', `/hub/admin/mappings/${upper}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ id, request: { urlPath: '/upper' } });
+    const replaced = await call(hub.url, 'PUT', `/hub/admin/mappings/${upper}`, { body: stub('/upper', { v: 2 }) });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ id, response: { jsonBody: { v: 2 } } });
+    expect(await urlPaths(local)).toEqual(['/upper']);
+    expect((await call(hub.url, 'DELETE', `/hub/admin/mappings/${upper}`)).status).toBe(204);
+    expect(await urlPaths(local)).toEqual([]);
+  });
+
   it("passes the engine's refusal of an invalid stub through with its reason", async () => {
     const res = await call(hub.url, 'POST', '/hub/admin/mappings', { body: { request: { method: 'GET', urlPathx: '/x' }, response: { status: 200 } } });
     expect(res.status).toBeGreaterThanOrEqual(400);

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { hubClient } from '@/lib/api/hub-client';
 import type { Stub } from '@/lib/api/hub-schemas';
 import { takeStubDraft } from '@/lib/stubs/stub-draft';
-import { describeStubUrl, filterAndSortStubs, readMappingsFile, readStubId, DEFAULT_PRIORITY } from '@/lib/stubs/stub-list';
+import { describeMethod, describeStubUrl, filterAndSortStubs, readMappingsFile, readStubId, DEFAULT_PRIORITY } from '@/lib/stubs/stub-list';
 import { useAction, useResource } from '@/lib/ui/use-resource';
 import { replaceEngineParam } from '@/lib/ui/replace-search';
 import { EngineSelect } from '../engine-select';
@@ -113,7 +113,7 @@ export function StubsScreen() {
                         onChange={(e) => setChecked(e.target.checked ? [...checked, id] : checked.filter((c) => c !== id))}
                       />
                       <span className="badge" title="priority">{stub.priority ?? DEFAULT_PRIORITY}</span>
-                      <span className="method">{stub.request.method ?? 'ANY'}</span>
+                      <span className="method">{describeMethod(stub.request.method)}</span>
                       <span style={{ minWidth: 0 }}>
                         <div className="stub-url">{describeStubUrl(stub)}</div>
                         {stub.name ? <div className="stub-name">{stub.name}</div> : null}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MethodPatternSchema } from '@mockyard/contracts';
 
 /** Hub answers as the dashboard reads them: lenient (unknown keys kept) so a growing API does not break the page. */
 export const ServerSchema = z.looseObject({
@@ -26,7 +27,8 @@ export const StubSchema = z.looseObject({
   uuid: z.string().optional(),
   name: z.string().optional(),
   priority: z.number().optional(),
-  request: z.looseObject({ method: z.string().optional() }).default({}),
+  // a name ("GET", "ANY") or WireMock 3's pattern ({"oneOf": [...]}, {"noneOf": [...]}): see describeMethod
+  request: z.looseObject({ method: MethodPatternSchema.optional() }).default({}),
   response: z.looseObject({ status: z.number().optional() }).default({}),
 });
 export type Stub = z.infer<typeof StubSchema>;

@@ -1,6 +1,6 @@
 import { buildStubFromExchange } from './exchange-to-stub';
 import { buildStubForUnmatched, explainNearMiss } from './explain-near-miss';
-import { filterAndSortStubs, readMappingsFile } from './stub-list';
+import { describeMethod, filterAndSortStubs, readMappingsFile } from './stub-list';
 
 describe('turning traffic into stubs', () => {
   it('builds a stub from a JSON exchange: exact path, query as equalTo, status, content type, jsonBody', () => {
@@ -46,6 +46,13 @@ describe('near-misses', () => {
     expect(explainNearMiss({ method: 'GET', url: '/users/42' }, { urlPathTemplate: '/users/{id}' })).toEqual([]);
   });
 
+  it("reads WireMock 3's method patterns: oneOf and noneOf", () => {
+    expect(explainNearMiss(request, { method: { oneOf: ['get', 'PUT'] } })).toEqual([{ field: 'method', expected: 'get | PUT', actual: 'POST' }]);
+    expect(explainNearMiss(request, { method: { oneOf: ['GET', 'post'] } })).toEqual([]);
+    expect(explainNearMiss(request, { method: { noneOf: ['POST'] } })).toEqual([{ field: 'method', expected: 'not POST', actual: 'POST' }]);
+    expect(explainNearMiss(request, { method: { noneOf: ['GET'] } })).toEqual([]);
+  });
+
   it('builds a stub that matches the request exactly, answering like the nearest stub', () => {
     expect(buildStubForUnmatched(request, { priority: 5, response: { status: 201 } })).toEqual({
       name: 'POST /orders?page=2', priority: 4, request: { method: 'POST', url: '/orders?page=2' }, response: { status: 201 },
@@ -58,10 +65,17 @@ describe('stub list', () => {
     { id: '1', name: 'zeta', priority: 5, request: { method: 'GET', urlPath: '/a' }, response: {} },
     { id: '2', name: 'alpha', request: { method: 'POST', urlPattern: '/b.*' }, response: {} },
     { id: '3', name: 'first', priority: 1, request: { url: '/c' }, response: {} },
+    { id: '4', name: 'either', priority: 6, request: { method: { oneOf: ['PUT', 'PATCH'] }, url: '/d' }, response: {} },
   ];
 
+  it('shows and searches method patterns as one line', () => {
+    expect(stubs.map((stub) => describeMethod(stub.request.method))).toEqual(['GET', 'POST', 'ANY', 'PUT | PATCH']);
+    expect(describeMethod({ noneOf: ['GET'] })).toBe('not GET');
+    expect(filterAndSortStubs(stubs, 'patch').map((stub) => stub.id)).toEqual(['4']);
+  });
+
   it('sorts by priority (1 first, missing = 5), then name', () => {
-    expect(filterAndSortStubs(stubs, '').map((s) => s.id)).toEqual(['3', '2', '1']);
+    expect(filterAndSortStubs(stubs, '').map((s) => s.id)).toEqual(['3', '2', '1', '4']);
   });
 
   it.each([['post', ['2']], ['/c', ['3']], ['ZETA', ['1']], ['any', ['3']]])('finds %s in method, URL or name', (search, ids) => {

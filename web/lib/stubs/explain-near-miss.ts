@@ -1,5 +1,7 @@
 import type { WireRequest } from '../api/hub-schemas';
+import { MethodPatternSchema } from '@mockyard/contracts';
 import { splitPathAndQuery } from './exchange-to-stub';
+import { describeMethod, methodMatches } from './stub-list';
 
 export type Difference = { field: string; expected: string; actual: string };
 
@@ -10,9 +12,10 @@ export type Difference = { field: string; expected: string; actual: string };
 export function explainNearMiss(request: WireRequest, pattern: Record<string, unknown> | undefined): Difference[] {
   if (!pattern) return [];
   const differences: Difference[] = [];
-  const method = typeof pattern.method === 'string' ? pattern.method : 'ANY';
-  if (method !== 'ANY' && method.toUpperCase() !== (request.method ?? '').toUpperCase()) {
-    differences.push({ field: 'method', expected: method, actual: request.method ?? '' });
+  const parsedMethod = MethodPatternSchema.safeParse(pattern.method);
+  const method = parsedMethod.success ? parsedMethod.data : undefined;
+  if (!methodMatches(method, request.method ?? '')) {
+    differences.push({ field: 'method', expected: describeMethod(method), actual: request.method ?? '' });
   }
   const url = request.url ?? '/';
   const { path, query } = splitPathAndQuery(url);

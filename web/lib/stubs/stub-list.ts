@@ -7,6 +7,28 @@ export function readStubId(stub: Stub): string | undefined {
   return stub.id ?? stub.uuid;
 }
 
+/**
+ * A stub's method rule as one line: the name (`GET`; `ANY` when absent), or WireMock 3's pattern as
+ * `GET | POST` (oneOf) or `not GET | POST` (noneOf).
+ */
+export function describeMethod(method: Stub['request']['method']): string {
+  if (method === undefined) return 'ANY';
+  if (typeof method === 'string') return method;
+  if (method.oneOf) return method.oneOf.join(' | ');
+  if (method.noneOf) return `not ${method.noneOf.join(' | ')}`;
+  return 'ANY';
+}
+
+/** Whether a method rule (a name, ANY, or a oneOf/noneOf pattern) lets `actual` through, in any case. */
+export function methodMatches(method: Stub['request']['method'], actual: string): boolean {
+  const upper = actual.toUpperCase();
+  if (method === undefined) return true;
+  if (typeof method === 'string') return method.toUpperCase() === 'ANY' || method.toUpperCase() === upper;
+  if (method.oneOf) return method.oneOf.some((m) => m.toUpperCase() === upper);
+  if (method.noneOf) return !method.noneOf.some((m) => m.toUpperCase() === upper);
+  return true;
+}
+
 /** The URL rule of a stub as one line (`urlPathPattern ~ /users/.*`, or `any URL`). */
 export function describeStubUrl(stub: Stub): string {
   for (const key of URL_KEYS) {
@@ -20,7 +42,7 @@ export function describeStubUrl(stub: Stub): string {
 export function filterAndSortStubs(stubs: Stub[], search: string): Stub[] {
   const needle = search.trim().toLowerCase();
   const matching = needle
-    ? stubs.filter((stub) => [stub.request.method ?? 'ANY', describeStubUrl(stub), stub.name ?? ''].some((text) => text.toLowerCase().includes(needle)))
+    ? stubs.filter((stub) => [describeMethod(stub.request.method), describeStubUrl(stub), stub.name ?? ''].some((text) => text.toLowerCase().includes(needle)))
     : stubs;
   return [...matching].sort((a, b) => (a.priority ?? DEFAULT_PRIORITY) - (b.priority ?? DEFAULT_PRIORITY) || (a.name ?? '').localeCompare(b.name ?? ''));
 }

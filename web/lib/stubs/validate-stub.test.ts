@@ -7,6 +7,10 @@ describe('stub validation before sending', () => {
     expect(result.stub).toMatchObject({ scenarioName: 's' });
   });
 
+  it.each([{ oneOf: ['GET', 'POST'] }, { noneOf: ['DELETE'] }, 'ANY'])("accepts WireMock 3's method rule %j", (method) => {
+    expect(validateStubText(JSON.stringify({ request: { method, urlPath: '/x' }, response: {} })).problems).toEqual([]);
+  });
+
   it('marks a JSON syntax error at its position', () => {
     const text = '{\n  "request": {,\n}';
     const [problem] = validateStubText(text).problems;
@@ -20,7 +24,9 @@ describe('stub validation before sending', () => {
     [{ response: { status: 200 } }, 'request', /request must be an object/],
     [{ request: {}, response: { status: 200 }, priority: 0 }, 'priority', /1 or more/],
     [{ request: {}, response: { status: 200 }, priority: 1.5 }, 'priority', /integer/],
-    [{ request: { method: 5 }, response: {} }, 'request.method', /string/],
+    [{ request: { method: 5 }, response: {} }, 'request.method', /name such as "GET"/],
+    [{ request: { method: { oneOf: 'GET' } }, response: {} }, 'request.method', /oneOf/],
+    [{ request: { method: { anyOf: ['GET'] } }, response: {} }, 'request.method', /oneOf/],
     [{ request: {}, response: { status: '200' } }, 'response.status', /number/],
     [{ request: { url: '/a', urlPath: '/a' }, response: {} }, 'request', /only one of url, urlPath/],
     [{ request: {}, response: { body: 'x', jsonBody: {} } }, 'response', /only one of body, jsonBody/],

@@ -15,7 +15,16 @@ export const EditableStubSchema = z
     priority: z.number({ error: 'priority must be a number' }).int('priority must be an integer').min(1, 'priority must be 1 or more').optional(),
     persistent: z.boolean().optional(),
     request: z.looseObject({
-      method: z.string({ error: 'request.method must be a string such as "GET" or "ANY"' }).min(1).optional(),
+      method: z
+        .union(
+          [
+            z.string().min(1),
+            z.strictObject({ oneOf: z.array(z.string().min(1)).min(1) }),
+            z.strictObject({ noneOf: z.array(z.string().min(1)).min(1) }),
+          ],
+          { error: 'request.method must be a name such as "GET" or "ANY", or {"oneOf": ["GET", "POST"]} / {"noneOf": [...]}' },
+        )
+        .optional(),
     }, { error: 'request must be an object' }),
     response: z.looseObject({
       status: z.number({ error: 'response.status must be a number' }).int().min(100).max(599).optional(),

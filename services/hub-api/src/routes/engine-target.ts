@@ -15,9 +15,10 @@ export function engineFor(hub: HubContext, req: Request): Promise<EngineRef> {
   return hub.registry.resolve(parseTargetSelector(req.header(TARGET_HEADER)));
 }
 
+/** A stub id from a path, lower-cased: WireMock takes UUIDs in any case and engines store them in lower case. */
 export function requireStubId(id: string): string {
   if (!isUuid(id)) throw new InvalidInputError(`stub id "${id.slice(0, 80)}" is not a UUID`);
-  return id;
+  return id.toLowerCase();
 }
 
 export const IdParams = z.object({ id: z.string() });
