@@ -45,7 +45,8 @@ describe('/__admin/requests', () => {
     await seed();
     const [first] = (await call(engine.url, 'GET', '/__admin/requests')).json().requests;
     expect((await call(engine.url, 'GET', `/__admin/requests/${first.id}`)).json().id).toBe(first.id);
-    expect((await call(engine.url, 'DELETE', `/__admin/requests/${first.id}`)).status).toBe(200);
+    expect((await call(engine.url, 'GET', `/__admin/requests/${first.id.toUpperCase()}`)).json().id).toBe(first.id);
+    expect((await call(engine.url, 'DELETE', `/__admin/requests/${first.id.toUpperCase()}`)).status).toBe(200);
     expect((await call(engine.url, 'GET', `/__admin/requests/${first.id}`)).status).toBe(404);
     // as WireMock: deleting what is no longer there succeeds
     const again = await call(engine.url, 'DELETE', `/__admin/requests/${first.id}`);
@@ -96,6 +97,28 @@ describe('/__admin/requests', () => {
     const byPattern = (await call(engine.url, 'POST', '/__admin/near-misses/request-pattern', { method: 'POST', urlPath: '/order' })).json().nearMisses;
     expect(byPattern[0]).toMatchObject({ request: { url: '/orders' }, requestPattern: { urlPath: '/order' } });
     expect(byPattern[0].matchResult.distance).toBeLessThan(byPattern[1].matchResult.distance);
+  });
+
+  it('takes the request of a near-miss query by its absoluteUrl too', async () => {
+    await seed();
+    const res = await call(engine.url, 'POST', '/__admin/near-misses/request', { absoluteUrl: 'http://example.com:8080/user?x=1', method: 'GET' });
+    expect(res.status).toBe(200);
+    expect(res.json().nearMisses[0]).toMatchObject({ request: { url: '/user?x=1' }, stubMapping: { name: 'users' } });
+  });
+
+  it.each([
+    ['an absoluteUrl that is not a URL', { absoluteUrl: 'not a url' }, '/absoluteUrl', /absoluteUrl must be an absolute URL/],
+    ['a JSON body that is not a string', { url: '/x', body: { a: 1 } }, '/body', /body must be a string/],
+    ['a bodyAsBase64 that is not a string', { url: '/x', bodyAsBase64: 12 }, '/bodyAsBase64', /bodyAsBase64/],
+    ['a url that is not a string', { url: 5 }, '/url', /url must be a string/],
+    ['a header value that is a number', { url: '/x', headers: { 'X-A': 1 } }, '/headers/X-A', /header value/],
+    ['no url at all', { method: 'GET' }, '/url', /url is required/],
+    ['a body that is not an object', ['/x'], '/', /JSON object/],
+  ])('refuses a near-miss request with %s: 422 naming the field, as other malformed admin entities', async (_name, body, pointer, detail) => {
+    const res = await call(engine.url, 'POST', '/__admin/near-misses/request', body);
+    expect(res.status).toBe(422);
+    expect(res.json().errors[0]).toMatchObject({ code: 10, title: 'Error parsing JSON', source: { pointer } });
+    expect(res.json().errors[0].detail).toMatch(detail);
   });
 
   it('answers an unmatched request with 404 and a readable report naming the closest stub', async () => {

@@ -43,6 +43,34 @@ describe('/__admin/mappings', () => {
     expect((await call(engine.url, 'DELETE', `/__admin/mappings/${id}`)).status).toBe(404);
   });
 
+  it('finds a stub by its id in upper case, as WireMock parses ids as UUIDs in any case', async () => {
+    const id = (await call(engine.url, 'POST', '/__admin/mappings', stub('/upper'))).json().id as string;
+    expect(id).toBe(id.toLowerCase());
+    const upper = id.toUpperCase();
+    const got = await call(engine.url, 'GET', `/__admin/mappings/${upper}`);
+    expect(got.status).toBe(200);
+    expect(got.json()).toMatchObject({ id, request: { urlPath: '/upper' } });
+    const updated = await call(engine.url, 'PUT', `/__admin/mappings/${upper}`, stub('/upper2'));
+    expect(updated.status).toBe(200);
+    // the stored id stays lower case: no second stub under the upper-case spelling
+    expect(updated.json()).toMatchObject({ id, uuid: id, request: { urlPath: '/upper2' } });
+    expect((await call(engine.url, 'GET', '/__admin/mappings')).json().meta.total).toBe(1);
+    expect((await call(engine.url, 'DELETE', `/__admin/mappings/${upper}`)).status).toBe(200);
+    expect((await call(engine.url, 'GET', `/__admin/mappings/${id}`)).status).toBe(404);
+  });
+
+  it('finds the stub of a deprecated edit or remove body by its id in upper case, and refuses a body id that is not a UUID with 422', async () => {
+    const id = (await call(engine.url, 'POST', '/__admin/mappings', stub('/old'))).json().id as string;
+    const edited = await call(engine.url, 'POST', '/__admin/mappings/edit', { id: id.toUpperCase(), ...stub('/edited') });
+    expect(edited.status).toBe(200);
+    expect(edited.json()).toMatchObject({ id, request: { urlPath: '/edited' } });
+    expect((await call(engine.url, 'POST', '/__admin/mappings/remove', { uuid: id.toUpperCase() })).status).toBe(200);
+    expect((await call(engine.url, 'GET', '/__admin/mappings')).json().meta.total).toBe(0);
+    const bad = await call(engine.url, 'POST', '/__admin/mappings/remove', { id: 'not-a-uuid' });
+    expect(bad.status).toBe(422);
+    expect(bad.json().errors[0]).toMatchObject({ code: 10, source: { pointer: '/id' } });
+  });
+
   it('answers an id that is not a UUID with 400, as WireMock does, and remove-by-metadata with {}', async () => {
     for (const method of ['GET', 'PUT', 'DELETE']) {
       const res = await call(engine.url, method, '/__admin/mappings/not-a-uuid', method === 'PUT' ? stub('/x') : undefined);

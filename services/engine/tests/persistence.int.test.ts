@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { call, startTestEngine } from './engine-harness';
 
@@ -39,6 +40,29 @@ describe('root directory (mappings/ and __files/)', () => {
       expect(contents.some((c) => c.includes('/saved'))).toBe(true);
     } finally {
       await second.stop({ removeRoot: true });
+    }
+  });
+
+  it("resets scenarios and clears the journal on /mappings/reset, as WireMock's resetToDefaultMappings does", async () => {
+    const engine = await startTestEngine();
+    try {
+      // on disk, so the scenario is still there after the reset
+      const base = { scenarioName: 'cart', persistent: true, request: { method: 'GET', urlPath: '/cart' } };
+      await call(engine.url, 'POST', '/__admin/mappings', { ...base, requiredScenarioState: 'Started', newScenarioState: 'filled', response: { body: 'empty' } });
+      await call(engine.url, 'POST', '/__admin/mappings', { ...base, requiredScenarioState: 'filled', response: { body: 'one item' } });
+      await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/memory' }, response: { body: 'memory' } });
+      expect((await call(engine.url, 'GET', '/cart')).text).toBe('empty');
+      expect((await call(engine.url, 'GET', '/__admin/scenarios')).json().scenarios[0].state).toBe('filled');
+      expect((await call(engine.url, 'GET', '/__admin/requests')).json().meta.total).toBe(1);
+
+      expect((await call(engine.url, 'POST', '/__admin/mappings/reset')).status).toBe(200);
+      expect((await call(engine.url, 'GET', '/__admin/scenarios')).json().scenarios).toEqual([expect.objectContaining({ name: 'cart', state: 'Started' })]);
+      expect((await call(engine.url, 'GET', '/__admin/requests')).json()).toMatchObject({ requests: [], meta: { total: 0 } });
+      expect((await call(engine.url, 'GET', '/__admin/mappings')).json().meta.total).toBe(2);
+      expect((await call(engine.url, 'GET', '/memory')).status).toBe(404);
+      expect((await call(engine.url, 'GET', '/cart')).text).toBe('empty');
+    } finally {
+      await engine.stop({ removeRoot: true });
     }
   });
 
@@ -86,6 +110,70 @@ describe('a failing mappings folder', () => {
       expect(res.status).toBe(500);
       expect((await call(engine.url, 'GET', '/__admin/mappings')).json().meta.total).toBe(0);
       expect((await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/m' }, response: {} })).status).toBe(201);
+    } finally {
+      await engine.stop({ removeRoot: true });
+    }
+  });
+});
+
+describe('a file of several stubs ({"mappings": [...]})', () => {
+  const UPPER_ID = '0000000A-0000-4000-8000-0000000000CC';
+  const entry = (urlPath: string, extra: Record<string, unknown> = {}) => ({ ...extra, request: { urlPath }, response: { body: urlPath } });
+
+  async function startWithFile(mappings: unknown[]) {
+    const rootDir = await mkdtemp(path.join(os.tmpdir(), 'mockyard-engine-'));
+    const file = path.join(rootDir, 'mappings', 'several.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify({ mappings }));
+    const engine = await startTestEngine({ rootDir });
+    const idOf = async (urlPath: string) => ((await call(engine.url, 'GET', '/__admin/mappings')).json().mappings as { id: string; request: { urlPath: string } }[]).find((m) => m.request.urlPath === urlPath)!.id;
+    const readEntries = async () => JSON.parse(await readFile(file, 'utf8')).mappings as { id?: string; request: { urlPath: string }; response: { body: string } }[];
+    return { engine, idOf, readEntries };
+  }
+
+  it('deletes and replaces its entries that have no id (found by position) or an upper-case id, in the file', async () => {
+    const { engine, idOf, readEntries } = await startWithFile([entry('/m1'), entry('/m2'), entry('/m3', { id: UPPER_ID })]);
+    try {
+      expect((await call(engine.url, 'DELETE', `/__admin/mappings/${await idOf('/m1')}`)).status).toBe(200);
+      expect((await readEntries()).map((e) => e.request.urlPath)).toEqual(['/m2', '/m3']);
+
+      // /m2 is now the first entry: its position moved up with the delete
+      const m2 = await idOf('/m2');
+      const replaced = await call(engine.url, 'PUT', `/__admin/mappings/${m2}`, { ...entry('/m2'), response: { body: 'm2 changed' }, persistent: true });
+      expect(replaced.status).toBe(200);
+      expect((await readEntries()).map((e) => [e.id, e.request.urlPath, e.response.body])).toEqual([[m2, '/m2', 'm2 changed'], [UPPER_ID, '/m3', '/m3']]);
+
+      expect((await call(engine.url, 'DELETE', `/__admin/mappings/${UPPER_ID}`)).status).toBe(200);
+      expect((await readEntries()).map((e) => e.request.urlPath)).toEqual(['/m2']);
+
+      await call(engine.url, 'POST', '/__admin/mappings/reset');
+      expect((await call(engine.url, 'GET', '/m1')).status).toBe(404);
+      expect((await call(engine.url, 'GET', '/m2')).text).toBe('m2 changed');
+      expect((await call(engine.url, 'GET', '/m3')).status).toBe(404);
+      expect(await idOf('/m2')).toBe(m2);
+    } finally {
+      await engine.stop({ removeRoot: true });
+    }
+  });
+
+  it('writes the ids of its entries on /mappings/save, so they keep them across a reset', async () => {
+    const { engine, idOf, readEntries } = await startWithFile([entry('/s1'), entry('/s2')]);
+    try {
+      const ids = [await idOf('/s1'), await idOf('/s2')];
+      expect((await call(engine.url, 'POST', '/__admin/mappings/save')).status).toBe(200);
+      expect((await readEntries()).map((e) => [e.request.urlPath, e.id])).toEqual([['/s1', ids[0]], ['/s2', ids[1]]]);
+      await call(engine.url, 'POST', '/__admin/mappings/reset');
+      expect([await idOf('/s1'), await idOf('/s2')]).toEqual(ids);
+    } finally {
+      await engine.stop({ removeRoot: true });
+    }
+  });
+
+  it('removes every entry of the file, then the file, on DELETE /__admin/mappings', async () => {
+    const { engine } = await startWithFile([entry('/d1'), entry('/d2', { id: UPPER_ID }), entry('/d3')]);
+    try {
+      expect((await call(engine.url, 'DELETE', '/__admin/mappings')).status).toBe(200);
+      expect(await readdir(path.join(engine.rootDir, 'mappings'))).toEqual([]);
     } finally {
       await engine.stop({ removeRoot: true });
     }

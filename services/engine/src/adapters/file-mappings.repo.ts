@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { StubMapping } from '@mockyard/matching';
-import type { MappingFile, MappingsRepo } from '../domain/ports';
+import type { MappingFile, MappingLocation, MappingsRepo } from '../domain/ports';
 
 async function listJsonFiles(dir: string): Promise<string[]> {
   let entries;
@@ -23,6 +23,48 @@ async function writeAtomically(file: string, content: string) {
   await rename(temp, file);
 }
 
+type MultiMappingFile = Record<string, unknown> & { mappings: unknown[] };
+
+/**
+ * The file's JSON when it is a multi-stub file (`{mappings:[…]}`), else undefined (one stub, or gone). A file
+ * that no longer parses throws: overwriting or deleting it could lose what someone is editing.
+ */
+async function readMultiMappingFile(file: string): Promise<MultiMappingFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const json: unknown = JSON.parse(text);
+  const isMulti = typeof json === 'object' && json !== null && Array.isArray((json as { mappings?: unknown }).mappings);
+  return isMulti ? (json as MultiMappingFile) : undefined;
+}
+
+/** The entry's id as stored ids are (lower case), or undefined when it has none. */
+function entryIdOf(entry: unknown): string | undefined {
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const id = (entry as { id?: unknown }).id ?? (entry as { uuid?: unknown }).uuid;
+  return typeof id === 'string' ? id.toLowerCase() : undefined;
+}
+
+/**
+ * Position of a stub in a multi-stub file: the entry with its id (in any case), else the entry at the position it
+ * was loaded from when that entry has no id (it was given a random one at load); -1 when it is not there.
+ */
+function findEntry(mappings: unknown[], id: string, index: number | undefined): number {
+  const byId = mappings.findIndex((entry) => entryIdOf(entry) === id);
+  if (byId !== -1) return byId;
+  if (index !== undefined && index < mappings.length && typeof mappings[index] === 'object' && mappings[index] !== null && entryIdOf(mappings[index]) === undefined) return index;
+  return -1;
+}
+
+function toFileJson(stub: StubMapping) {
+  const { insertionIndex: _i, ...json } = stub;
+  return json;
+}
+
 /** Stub mappings as JSON files in `<root>/mappings` (WireMock's layout; one stub or `{mappings:[…]}` per file). */
 export function createFileMappingsRepo(rootDir: string): MappingsRepo & { readonly dir: string } {
   const dir = path.resolve(rootDir, 'mappings');
@@ -39,28 +81,38 @@ export function createFileMappingsRepo(rootDir: string): MappingsRepo & { readon
       }
       return out;
     },
-    async save(stub: StubMapping, file?: string) {
+    async save(stub: StubMapping, at?: MappingLocation): Promise<MappingLocation> {
       await mkdir(dir, { recursive: true });
-      const target = file ?? path.join(dir, `${(stub.name ?? 'mapping').replace(/[^\w-]+/g, '-').slice(0, 60)}-${stub.id}.json`);
-      if (file) {
-        const existing = JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) as { mappings?: StubMapping[] } | null;
-        if (existing && Array.isArray(existing.mappings)) {
-          const mappings = existing.mappings.map((m) => ((m.id ?? m.uuid) === stub.id ? stub : m));
-          await writeAtomically(file, JSON.stringify({ ...existing, mappings }, null, 2));
-          return file;
+      if (at) {
+        const multi = await readMultiMappingFile(at.file);
+        if (!multi) {
+          await writeAtomically(at.file, JSON.stringify(toFileJson(stub), null, 2));
+          return { file: at.file };
         }
+        const index = findEntry(multi.mappings, stub.id, at.index);
+        if (index !== -1) {
+          const mappings = multi.mappings.map((entry, i) => (i === index ? toFileJson(stub) : entry));
+          await writeAtomically(at.file, JSON.stringify({ ...multi, mappings }, null, 2));
+          return { file: at.file, index };
+        }
+        // its entry is no longer in that file (edited meanwhile): the stub gets a file of its own
       }
-      const { insertionIndex: _i, ...json } = stub;
-      await writeAtomically(target, JSON.stringify(json, null, 2));
-      return target;
+      const target = path.join(dir, `${(stub.name ?? 'mapping').replace(/[^\w-]+/g, '-').slice(0, 60)}-${stub.id}.json`);
+      await writeAtomically(target, JSON.stringify(toFileJson(stub), null, 2));
+      return { file: target };
     },
-    async remove(file: string, id: string) {
-      const existing = JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) as { mappings?: StubMapping[] } | null;
-      if (existing && Array.isArray(existing.mappings)) {
-        const mappings = existing.mappings.filter((m) => (m.id ?? m.uuid) !== id);
-        if (mappings.length) return writeAtomically(file, JSON.stringify({ ...existing, mappings }, null, 2));
+    async remove(at: MappingLocation, id: string): Promise<number | undefined> {
+      const multi = await readMultiMappingFile(at.file);
+      if (!multi) {
+        await rm(at.file, { force: true });
+        return undefined;
       }
-      await rm(file, { force: true });
+      const index = findEntry(multi.mappings, id, at.index);
+      if (index === -1) return undefined;
+      const mappings = multi.mappings.filter((_, i) => i !== index);
+      if (mappings.length) await writeAtomically(at.file, JSON.stringify({ ...multi, mappings }, null, 2));
+      else await rm(at.file, { force: true });
+      return index;
     },
   };
 }

@@ -8,7 +8,7 @@ import {
 } from '@mockyard/matching';
 import { AdminError, toPointer } from './admin-error';
 import { createDefaultSettings, type GlobalSettings } from './delays';
-import type { BodyFiles, MappingsRepo, TrafficSink } from './ports';
+import type { BodyFiles, MappingLocation, MappingsRepo, TrafficSink } from './ports';
 import { RequestJournal } from './request-journal';
 import { ScenarioStore } from './scenario-store';
 import type { ServeEvent } from './serve-event';
@@ -49,8 +49,8 @@ export class MockEngine {
   settings: GlobalSettings = createDefaultSettings();
   /** Called with every serve event once its response is finished (journal, traffic stream, recorder). */
   readonly serveListeners = new Set<(event: ServeEvent) => void>();
-  /** Mapping file of each stub that is on disk (loaded from it or persisted to it). */
-  private readonly stubFiles = new Map<string, string>();
+  /** Where each stub that is on disk is (loaded from it or persisted to it). */
+  private readonly stubFiles = new Map<string, MappingLocation>();
 
   constructor(readonly options: MockEngineOptions) {
     this.journal = new RequestJournal(options.journalMaxEntries, options.isJournalEnabled);
@@ -64,23 +64,25 @@ export class MockEngine {
     return this.options.traffic;
   }
 
-  /** Replaces every stub with what the mappings folder holds (start-up and `mappings/reset`). */
+  /** Replaces every stub with what the mappings folder holds (start-up; the resets below also clear state). */
   async loadFromDisk(): Promise<number> {
     const files = await this.options.mappings.loadAll();
-    const loaded: { stub: StubMapping; file: string }[] = [];
+    const loaded: { stub: StubMapping; at: MappingLocation }[] = [];
     for (const { file, json } of files) {
-      const list = json && typeof json === 'object' && Array.isArray((json as { mappings?: unknown }).mappings) ? (json as { mappings: unknown[] }).mappings : [json];
-      for (const item of list) {
+      const isMulti = !!json && typeof json === 'object' && Array.isArray((json as { mappings?: unknown }).mappings);
+      const list = isMulti ? (json as { mappings: unknown[] }).mappings : [json];
+      list.forEach((item, index) => {
         const result = validateStubMapping(item);
-        if (result.ok) loaded.push({ stub: result.stub, file });
-        else this.options.onWarning?.('stub file skipped', { file, errors: result.errors });
-      }
+        // the position finds an entry without an id again: its id is a new random one at every load
+        if (result.ok) loaded.push({ stub: result.stub, at: isMulti ? { file, index } : { file } });
+        else this.options.onWarning?.('stub file skipped', { file, ...(isMulti ? { index } : {}), errors: result.errors });
+      });
     }
     this.stubs.clear();
     this.stubFiles.clear();
-    for (const { stub, file } of loaded) {
+    for (const { stub, at } of loaded) {
       this.stubs.put(stub);
-      this.stubFiles.set(stub.id, file);
+      this.stubFiles.set(stub.id, at);
     }
     this.scenarios.prune(this.allStubs());
     return loaded.length;
@@ -215,23 +217,32 @@ export class MockEngine {
     return found;
   }
 
-  /** POST /__admin/reset: stubs back to disk, journal cleared, scenarios reset. */
-  async resetAll(): Promise<void> {
+  /**
+   * WireMock's resetToDefaultMappings, behind both `POST /__admin/mappings/reset` and `POST /__admin/reset`
+   * (WireMock's resetAll is the same call): stubs replaced by what the mappings folder holds, every scenario
+   * back to "Started", the request journal cleared. The folder is read first, so a failing read changes nothing.
+   */
+  async resetToDefaultMappings(): Promise<void> {
     await this.loadFromDisk();
     this.journal.clear();
     this.scenarios.reset();
   }
 
   private async persist(stored: StoredStub) {
-    const file = await this.options.mappings.save(stored.stub, this.stubFiles.get(stored.stub.id));
-    this.stubFiles.set(stored.stub.id, file);
+    const at = await this.options.mappings.save(stored.stub, this.stubFiles.get(stored.stub.id));
+    this.stubFiles.set(stored.stub.id, at);
   }
 
   private async forgetFile(id: string) {
-    const file = this.stubFiles.get(id);
-    if (!file) return;
+    const at = this.stubFiles.get(id);
+    if (!at) return;
     this.stubFiles.delete(id);
-    await this.options.mappings.remove(file, id);
+    const removedIndex = await this.options.mappings.remove(at, id);
+    if (removedIndex === undefined) return;
+    // the entries after it in that file moved up one place
+    for (const [otherId, other] of this.stubFiles) {
+      if (other.file === at.file && other.index !== undefined && other.index > removedIndex) this.stubFiles.set(otherId, { file: other.file, index: other.index - 1 });
+    }
   }
 }
 

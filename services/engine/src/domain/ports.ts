@@ -7,13 +7,28 @@ export interface MappingFile {
   json: unknown;
 }
 
+/**
+ * Where a stub is on disk: its file and, for a file of several stubs (`{mappings:[…]}`), its position in that
+ * array, which is how an entry without an id (it gets a new random id at every load) is found again.
+ */
+export interface MappingLocation {
+  file: string;
+  index?: number;
+}
+
 /** Backing store of stub mappings (WireMock's `mappings/` folder). */
 export interface MappingsRepo {
   loadAll(): Promise<MappingFile[]>;
-  /** Writes one stub; returns the file it went to. */
-  save(stub: StubMapping, file?: string): Promise<string>;
-  /** Deletes the file of a stub; a file holding several stubs is rewritten without it. */
-  remove(file: string, id: string): Promise<void>;
+  /**
+   * Writes one stub where it is (`at`) or, without `at`, to a file of its own; returns where it went. An entry
+   * of a multi-stub file is replaced in place (found by id, else by position when that entry has no id).
+   */
+  save(stub: StubMapping, at?: MappingLocation): Promise<MappingLocation>;
+  /**
+   * Deletes a stub's file, or rewrites a multi-stub file without its entry (found as by save). Returns the
+   * position the entry had in a multi-stub file, so the positions of later stubs of that file can move up.
+   */
+  remove(at: MappingLocation, id: string): Promise<number | undefined>;
 }
 
 /** A body file path that escapes __files (`../x`, absolute paths) or is empty. */

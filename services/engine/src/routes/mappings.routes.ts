@@ -17,8 +17,9 @@ export function registerMappingRoutes(ctx: AdminRouteContext, engine: MockEngine
   addAdminRoute(ctx, 'delete', '/mappings', 'Delete every stub mapping', async () => {
     await engine.removeAllStubs();
   });
-  addAdminRoute(ctx, 'post', '/mappings/reset', 'Reset stub mappings to what is on disk', async () => {
-    await engine.loadFromDisk();
+  // WireMock's resetToDefaultMappings: also resets every scenario and clears the request journal
+  addAdminRoute(ctx, 'post', '/mappings/reset', 'Reset stubs to disk, clear the journal, reset scenarios', async () => {
+    await engine.resetToDefaultMappings();
   });
   addAdminRoute(ctx, 'post', '/mappings/save', 'Save all stub mappings to the mappings folder', async () => {
     await engine.saveAll();
@@ -35,16 +36,16 @@ export function registerMappingRoutes(ctx: AdminRouteContext, engine: MockEngine
     return {};
   });
   addAdminRoute(ctx, 'post', '/mappings/remove', 'Remove a stub mapping by id or identical request (deprecated path)', async (req) => {
-    const body = readJson(req) as { id?: string; uuid?: string; request?: unknown } | undefined;
-    const id = body?.id ?? body?.uuid;
+    const body = readJson(req) as { id?: unknown; uuid?: unknown; request?: unknown } | undefined;
+    const id = bodyStubIdOf(body);
     if (id) return void (await engine.removeStub(id));
     const same = engine.allStubs().find((s) => JSON.stringify(s.request) === JSON.stringify(body?.request));
     if (!same) throw AdminError.notFound('No stub mapping with that id or request');
     await engine.removeStub(same.id);
   });
   addAdminRoute(ctx, 'post', '/mappings/edit', 'Replace a stub mapping by the id in its body (deprecated path)', (req) => {
-    const body = readJson(req) as { id?: string; uuid?: string } | undefined;
-    const id = body?.id ?? body?.uuid;
+    const body = readJson(req) as { id?: unknown; uuid?: unknown } | undefined;
+    const id = bodyStubIdOf(body);
     if (!id) throw AdminError.invalidEntity([{ path: '/id', message: 'id is required' }]);
     return engine.updateStub(id, body);
   });
@@ -55,9 +56,24 @@ export function registerMappingRoutes(ctx: AdminRouteContext, engine: MockEngine
   });
 }
 
-/** A stub id from the path: stub ids are UUIDs, and WireMock answers anything else 400 (code 10), not 404. */
+/**
+ * A stub id from the path: stub ids are UUIDs, and WireMock answers anything else 400 (code 10), not 404.
+ * Lower-cased, as stored ids are: WireMock parses it with UUID.fromString, which takes any case.
+ */
 function stubIdOf(param: unknown): string {
   const id = String(param);
   if (!isStubId(id)) throw AdminError.badRequest(`${id} is not a valid UUID`, 10);
-  return id;
+  return id.toLowerCase();
+}
+
+/**
+ * The `id` (or `uuid`) of a deprecated remove/edit body, lower-cased like stored ids; undefined when it has none.
+ * WireMock reads these bodies as stub mappings, so an id that is not a UUID is a 422 like any bad stub field.
+ */
+function bodyStubIdOf(body: { id?: unknown; uuid?: unknown } | undefined): string | undefined {
+  const key = body?.id !== undefined && body.id !== null ? 'id' : 'uuid';
+  const id = body?.[key];
+  if (id === undefined || id === null) return undefined;
+  if (typeof id !== 'string' || !isStubId(id)) throw AdminError.invalidEntity([{ path: `/${key}`, message: `${key} must be a UUID` }]);
+  return id.toLowerCase();
 }

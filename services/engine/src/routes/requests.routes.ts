@@ -8,6 +8,7 @@ import {
   type MatchResult,
   type RequestPattern,
 } from '@mockyard/matching';
+import { z } from 'zod';
 import { AdminError } from '../domain/admin-error';
 import { compileMetadataMatcher, type MockEngine } from '../domain/mock-engine';
 import { toLoggedRequestJson, toServeEventJson, type ServeEvent } from '../domain/serve-event';
@@ -26,19 +27,46 @@ function parseSince(value: unknown): number | undefined {
   return ms;
 }
 
-/** A LoggedRequest JSON (as WireMock clients send it) back to a request the matcher can read. */
+/**
+ * The fields of a LoggedRequest JSON (as WireMock clients send it) that the matcher reads; the others
+ * (`loggedDate`, `queryParams`, `cookies`…) are derived again from these. Nulls mean absent, as Jackson writes them.
+ */
+const LoggedRequestInputSchema = z.looseObject({
+  url: z.string({ error: 'url must be a string such as "/path?query"' }).nullish(),
+  absoluteUrl: z.string({ error: 'absoluteUrl must be a string' }).nullish(),
+  method: z.string({ error: 'method must be a string such as "GET"' }).nullish(),
+  headers: z.record(z.string(), z.union([z.string(), z.array(z.string())], { error: 'a header value must be a string or an array of strings' }), { error: 'headers must be an object of name -> value or [values]' }).nullish(),
+  body: z.string({ error: 'body must be a string (bodyAsBase64 carries binary bodies)' }).nullish(),
+  bodyAsBase64: z.string({ error: 'bodyAsBase64 must be a base64 string' }).nullish(),
+  clientIp: z.string({ error: 'clientIp must be a string' }).nullish(),
+}, { error: 'a logged request must be a JSON object' });
+
+/** A LoggedRequest JSON back to a request the matcher can read; 422 naming the field when it is malformed. */
 export function fromLoggedRequestJson(json: unknown): MatchableRequest {
-  const r = (json ?? {}) as { url?: string; absoluteUrl?: string; method?: string; headers?: Record<string, string | string[]>; body?: string; bodyAsBase64?: string; clientIp?: string };
+  const parsed = LoggedRequestInputSchema.safeParse(json ?? {});
+  if (!parsed.success) throw AdminError.invalidEntity(parsed.error.issues.map((issue) => ({ path: toJsonPointer(issue.path), message: issue.message })));
+  const r = parsed.data;
   if (typeof r.url !== 'string' && typeof r.absoluteUrl !== 'string') throw AdminError.invalidEntity([{ path: '/url', message: 'url is required' }]);
   let url = r.url;
   let host: string | undefined;
-  if (url === undefined && r.absoluteUrl) {
-    const parsed = new URL(r.absoluteUrl);
-    url = parsed.pathname + parsed.search;
-    host = parsed.host;
+  let scheme: string | undefined;
+  if (typeof url !== 'string') {
+    // as WireMock (java.net.URL): any absolute URL, so "not a url" (no scheme) is refused but mailto: is not
+    if (!URL.canParse(r.absoluteUrl!)) {
+      throw AdminError.invalidEntity([{ path: '/absoluteUrl', message: `absoluteUrl must be an absolute URL such as "http://host/path", got ${JSON.stringify(r.absoluteUrl!.slice(0, 200))}` }]);
+    }
+    const absolute = new URL(r.absoluteUrl!);
+    url = absolute.pathname + absolute.search;
+    host = absolute.host;
+    scheme = absolute.protocol.slice(0, -1);
   }
-  const body = r.bodyAsBase64 !== undefined ? Buffer.from(r.bodyAsBase64, 'base64') : Buffer.from(r.body ?? '', 'utf8');
-  return toMatchableRequest({ method: r.method ?? 'GET', url: url!, host, headers: r.headers, body, clientIp: r.clientIp });
+  const body = typeof r.bodyAsBase64 === 'string' ? Buffer.from(r.bodyAsBase64, 'base64') : Buffer.from(r.body ?? '', 'utf8');
+  return toMatchableRequest({ method: r.method ?? 'GET', url, scheme, host, headers: r.headers ?? undefined, body, clientIp: r.clientIp ?? undefined });
+}
+
+/** A zod issue path as a JSON pointer (`["headers", "a/b"]` → `/headers/a~1b`). */
+function toJsonPointer(path: readonly PropertyKey[]): string {
+  return '/' + path.map((segment) => String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 }
 
 const loggedOf = (e: ServeEvent) => toLoggedRequestJson(e.request, e.loggedDate);
@@ -99,14 +127,15 @@ export function registerRequestRoutes(ctx: AdminRouteContext, engine: MockEngine
       );
     return { nearMisses };
   });
+  // ids in any case, as WireMock reads them (UUID.fromString); the journal's are lower case
   addAdminRoute(ctx, 'get', '/requests/:id', 'Get one serve event', (req) => {
-    const event = journal.get(String(req.params.id));
+    const event = journal.get(String(req.params.id).toLowerCase());
     if (!event) throw AdminError.notFound(`No request with id ${req.params.id} in the journal`);
     return toServeEventJson(event);
   });
   // as WireMock: removing what is not (or no longer) there succeeds
   addAdminRoute(ctx, 'delete', '/requests/:id', 'Remove one serve event', (req) => {
-    journal.remove(String(req.params.id));
+    journal.remove(String(req.params.id).toLowerCase());
     return {};
   });
 

@@ -62,7 +62,7 @@ export function registerSystemRoutes(ctx: AdminRouteContext, engine: MockEngine,
     engine: { name: options.engineName, version: options.engineVersion, stubs: engine.stubs.size, journalEntries: engine.journal.size },
   }));
   addAdminRoute(ctx, 'get', '/version', 'WireMock API version this engine follows', () => ({ version: WIREMOCK_COMPATIBLE_VERSION, mockyard: options.engineVersion }));
-  addAdminRoute(ctx, 'post', '/reset', 'Reset stubs to disk, clear the journal, reset scenarios', () => engine.resetAll().then(() => undefined));
+  addAdminRoute(ctx, 'post', '/reset', 'Reset stubs to disk, clear the journal, reset scenarios', () => engine.resetToDefaultMappings().then(() => undefined));
   if (options.onShutdownRequest) {
     const shutdown = options.onShutdownRequest;
     addAdminRoute(ctx, 'post', '/shutdown', 'Shut the engine down', () => void setImmediate(shutdown));
