@@ -7,3 +7,4 @@ export * from './stub-mapping';
 export * from './proxy-status';
 export * from './streams';
 export * from './allowed-hosts';
+export * from './path-as-written';

@@ -15,22 +15,11 @@ describe('parseProxyTarget', () => {
   });
 
   it.each([
-    // as written: what any HTTP client would send (dot segments, quotes, braces, the target's own escapes)
-    ['url=http://t.test/a/../b?q=it%27s', '/a/../b?q=it%27s'],
-    ["url=http://t.test/a/./b?q=it's", "/a/./b?q=it's"],
-    ['url=http://t.test/users/{id}/x', '/users/{id}/x'],
-    ['url=http://t.test/a%2Fb/%7e', '/a%2Fb/%7e'],
+    // the cases of pathAsWritten (contracts), through both forms of the query
+    ["url=http://t.test/a/../b?q=it's", "/a/../b?q=it's"],
     ['url=http%3A%2F%2Ft.test%2Fa%2F..%2Fb', '/a/../b'],
-    ['url=http://t.test?x=1', '/?x=1'],
-    ['url=http://t.test/p#fragment', '/p'],
-    ['url=http://user:pw@t.test:81/p', '/p'],
-    // not sendable as written: the URL's normal form
-    ['url=http://t.test', '/'],
-    ['url=http://t.test/a b', '/a%20b'],
-    ['url=http://t.test/caf%C3%A9', '/caf%C3%A9'],
     ['url=http%3A%2F%2Ft.test%2Fcaf%C3%A9', '/caf%C3%A9'],
-    ['url=http://t.test\\a/../b', '/b'],
-    ['url=http:/t.test/a/../b', '/b'],
+    ['url=http:////user:pw@t.test/x', '/x'],
   ])('sends %s to the target as %s', (query, path) => {
     expect(parseProxyTarget(query).path).toBe(path);
   });

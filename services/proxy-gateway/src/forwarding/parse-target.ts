@@ -1,3 +1,4 @@
+import { pathAsWritten } from '@mockyard/contracts';
 import { HttpProblem } from '@mockyard/service-kit';
 
 /**
@@ -23,11 +24,7 @@ export function parseProxyTarget(rawQuery: string): ForwardTarget {
 export interface ForwardTarget {
   /** The parsed URL: origin, host and port for the connection, the loop check and the outbound policy. */
   url: URL;
-  /**
-   * The request target sent to it: path and query exactly as the client wrote them when they can go on the
-   * wire as they are (visible ASCII), so dot segments, `'`, `{}` and the target's own percent-encoding reach it
-   * unchanged, as from any HTTP client; else the URL's normal form (spaces and non-ASCII percent-encoded).
-   */
+  /** The request target sent to it: path and query as the client wrote them (pathAsWritten). */
   path: string;
 }
 
@@ -51,25 +48,7 @@ export function parseAbsoluteTarget(value: string, what: string): ForwardTarget 
     ]);
   }
   if (!target.hostname) throw HttpProblem.badRequest(`Query parameter ${what} has no host`, [{ path: `query.${what}`, message: 'must name a host' }]);
-  return { url: target, path: requestTargetOf(value, target) };
-}
-
-/** `scheme://authority` as written; the authority ends where WHATWG's does for http(s), `\` included. */
-const WRITTEN_AUTHORITY = /^[a-z][a-z\d+.-]*:\/\/[^/?#\\]*/i;
-/** What an HTTP/1.1 request-target may carry as it is: visible ASCII (undici refuses the rest). */
-const WIRE_SAFE = /^[\x21-\x7e]*$/;
-
-/** The path and query of `value` as written, or the parsed URL's normal form when they cannot be sent as written. */
-function requestTargetOf(value: string, url: URL): string {
-  const normal = `${url.pathname}${url.search}`;
-  const authority = WRITTEN_AUTHORITY.exec(value);
-  if (!authority) return normal;
-  let rest = value.slice(authority[0].length);
-  const hash = rest.indexOf('#');
-  if (hash >= 0) rest = rest.slice(0, hash);
-  if (rest.startsWith('\\') || rest === '') return normal;
-  if (rest.startsWith('?')) rest = `/${rest}`;
-  return WIRE_SAFE.test(rest) ? rest : normal;
+  return { url: target, path: pathAsWritten(value, target) };
 }
 
 function missingUrl(): HttpProblem {

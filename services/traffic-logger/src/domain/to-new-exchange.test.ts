@@ -17,6 +17,10 @@ describe('toNewExchange', () => {
     expect(toNewExchange(event)).toMatchObject({ method: 'GET', scheme: 'https', host: 'api.example.test', port: 8443, path: '/a/b?c=d', correlationId: 'req-1', status: null, responseHeaders: null });
   });
 
+  it('stores the path as the gateway sent it: dot segments and quotes kept', () => {
+    expect(toNewExchange({ ...event, url: "http://t.test/a/../b?q=it's" })).toMatchObject({ host: 't.test', path: "/a/../b?q=it's" });
+  });
+
   it('takes host and port from the Host header for an origin-form URL', () => {
     expect(toNewExchange({ ...event, url: '/stub/path', request: { headers: { Host: 'localhost:9090' } } })).toMatchObject({ host: 'localhost', port: 9090, path: '/stub/path', scheme: 'http' });
   });

@@ -1,4 +1,4 @@
-import type { CapturedBody, Headers, TrafficEvent } from '@mockyard/contracts';
+import { pathAsWritten, type CapturedBody, type Headers, type TrafficEvent } from '@mockyard/contracts';
 import type { NewExchange } from './stored-exchange';
 
 /**
@@ -41,7 +41,8 @@ function splitTarget(event: TrafficEvent): Pick<NewExchange, 'scheme' | 'host' |
       scheme: u.protocol.replace(/:$/, ''),
       host: clean(u.hostname)!.toLowerCase(),
       port: u.port ? Number(u.port) : null,
-      path: clean(`${u.pathname}${u.search}`)!,
+      // as sent: the gateway sends the path as written (dot segments kept), and logs it so
+      path: clean(pathAsWritten(event.url, u))!,
     };
   } catch {
     // Origin-form (an engine logs "/path?q") or something unparseable: host from the Host header.
