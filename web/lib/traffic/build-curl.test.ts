@@ -19,6 +19,12 @@ describe('copy as curl', () => {
     expect(command).toBe(`printf %s AAEC | base64 -d | curl -X PUT http://x.test/bin --data-binary @- # body was truncated when captured`);
   });
 
+  it('keeps dot segments (--path-as-is) and braces or brackets (--globoff) as they were sent', () => {
+    expect(buildCurl({ method: 'GET', url: 'http://t.test/a/../b?x=1' })).toBe("curl --path-as-is 'http://t.test/a/../b?x=1'");
+    expect(buildCurl({ method: 'GET', url: 'http://t.test/users/{id}?f[]=1' })).toBe("curl --globoff 'http://t.test/users/{id}?f[]=1'");
+    expect(buildCurl({ method: 'GET', url: 'http://t.test/a.b/c?next=../x' })).toBe("curl 'http://t.test/a.b/c?next=../x'");
+  });
+
   it('repeats a header that has several values', () => {
     expect(buildCurl({ method: 'GET', url: 'http://x.test/', headers: { 'X-A': ['1', '2'] } })).toBe(`curl http://x.test/ -H 'X-A: 1' -H 'X-A: 2'`);
   });

@@ -12,6 +12,10 @@ export function buildCurl(request: CurlInput): string {
   const method = request.method.toUpperCase();
   const hasBody = Boolean(request.body && request.body.data);
   if (method !== 'GET' || hasBody) parts.push('-X', method);
+  // the URL as it was sent: curl would otherwise squash dot segments and read {}/[] as its URL globs
+  const path = request.url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '').split('?')[0];
+  if (/(^|\/)\.\.?(\/|$)/.test(path)) parts.push('--path-as-is');
+  if (/[[\]{}]/.test(request.url)) parts.push('--globoff');
   parts.push(quoteShell(request.url));
   for (const [name, value] of listHeaders(request.headers)) {
     if (SKIPPED_HEADERS.has(name.toLowerCase())) continue;
