@@ -51,6 +51,8 @@ describe('near-misses', () => {
     expect(explainNearMiss(request, { method: { oneOf: ['GET', 'post'] } })).toEqual([]);
     expect(explainNearMiss(request, { method: { noneOf: ['POST'] } })).toEqual([{ field: 'method', expected: 'not POST', actual: 'POST' }]);
     expect(explainNearMiss(request, { method: { noneOf: ['GET'] } })).toEqual([]);
+    // the engine reads only the exact ANY as "every method": "any" is a method named ANY
+    expect(explainNearMiss(request, { method: 'any' })).toEqual([{ field: 'method', expected: 'any', actual: 'POST' }]);
   });
 
   it('builds a stub that matches the request exactly, answering like the nearest stub', () => {

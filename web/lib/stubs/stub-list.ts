@@ -19,11 +19,14 @@ export function describeMethod(method: Stub['request']['method']): string {
   return 'ANY';
 }
 
-/** Whether a method rule (a name, ANY, or a oneOf/noneOf pattern) lets `actual` through, in any case. */
+/**
+ * Whether a method rule lets `actual` through, as the engine reads it (packages/matching, compileMethod): only
+ * the exact `ANY` (or no rule) lets every method through; names compare in any case.
+ */
 export function methodMatches(method: Stub['request']['method'], actual: string): boolean {
   const upper = actual.toUpperCase();
-  if (method === undefined) return true;
-  if (typeof method === 'string') return method.toUpperCase() === 'ANY' || method.toUpperCase() === upper;
+  if (method === undefined || method === 'ANY') return true;
+  if (typeof method === 'string') return method.toUpperCase() === upper;
   if (method.oneOf) return method.oneOf.some((m) => m.toUpperCase() === upper);
   if (method.noneOf) return !method.noneOf.some((m) => m.toUpperCase() === upper);
   return true;
