@@ -156,6 +156,36 @@ describe('a file of several stubs ({"mappings": [...]})', () => {
     }
   });
 
+  it('deletes entries without ids of one file asked for at once, each the right one', async () => {
+    const { engine, idOf, readEntries } = await startWithFile([entry('/c1'), entry('/c2'), entry('/c3'), entry('/c4')]);
+    try {
+      const ids = await Promise.all(['/c1', '/c2', '/c3'].map(idOf));
+      const deleted = await Promise.all(ids.map((id) => call(engine.url, 'DELETE', `/__admin/mappings/${id}`)));
+      expect(deleted.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect((await readEntries()).map((e) => e.request.urlPath)).toEqual(['/c4']);
+    } finally {
+      await engine.stop({ removeRoot: true });
+    }
+  });
+
+  it('leaves a file that is no longer a file of several stubs alone when one of its old entries is deleted', async () => {
+    const { engine, idOf } = await startWithFile([entry('/o1'), entry('/o2')]);
+    try {
+      const file = path.join(engine.rootDir, 'mappings', 'several.json');
+      const replacement = JSON.stringify(entry('/replaced-by-hand'));
+      await writeFile(file, replacement);
+      expect((await call(engine.url, 'DELETE', `/__admin/mappings/${await idOf('/o1')}`)).status).toBe(200);
+      expect(await readFile(file, 'utf8')).toBe(replacement);
+      // a save of the other one goes to a file of its own, not over the edited one
+      const o2 = await idOf('/o2');
+      expect((await call(engine.url, 'PUT', `/__admin/mappings/${o2}`, { ...entry('/o2'), persistent: true })).status).toBe(200);
+      expect(await readFile(file, 'utf8')).toBe(replacement);
+      expect((await readdir(path.join(engine.rootDir, 'mappings'))).filter((name) => name.includes(o2))).toHaveLength(1);
+    } finally {
+      await engine.stop({ removeRoot: true });
+    }
+  });
+
   it('writes the ids of its entries on /mappings/save, so they keep them across a reset', async () => {
     const { engine, idOf, readEntries } = await startWithFile([entry('/s1'), entry('/s2')]);
     try {

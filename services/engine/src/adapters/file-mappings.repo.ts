@@ -85,15 +85,18 @@ export function createFileMappingsRepo(rootDir: string): MappingsRepo & { readon
       await mkdir(dir, { recursive: true });
       if (at) {
         const multi = await readMultiMappingFile(at.file);
-        if (!multi) {
+        // a stub of its own file: written over it; an entry of a file that is no longer a multi-stub one is gone
+        if (!multi && at.index === undefined) {
           await writeAtomically(at.file, JSON.stringify(toFileJson(stub), null, 2));
           return { file: at.file };
         }
-        const index = findEntry(multi.mappings, stub.id, at.index);
-        if (index !== -1) {
-          const mappings = multi.mappings.map((entry, i) => (i === index ? toFileJson(stub) : entry));
-          await writeAtomically(at.file, JSON.stringify({ ...multi, mappings }, null, 2));
-          return { file: at.file, index };
+        if (multi) {
+          const index = findEntry(multi.mappings, stub.id, at.index);
+          if (index !== -1) {
+            const mappings = multi.mappings.map((entry, i) => (i === index ? toFileJson(stub) : entry));
+            await writeAtomically(at.file, JSON.stringify({ ...multi, mappings }, null, 2));
+            return { file: at.file, index };
+          }
         }
         // its entry is no longer in that file (edited meanwhile): the stub gets a file of its own
       }
@@ -104,7 +107,8 @@ export function createFileMappingsRepo(rootDir: string): MappingsRepo & { readon
     async remove(at: MappingLocation, id: string): Promise<number | undefined> {
       const multi = await readMultiMappingFile(at.file);
       if (!multi) {
-        await rm(at.file, { force: true });
+        // an entry of a file that is no longer a multi-stub one is gone already: whatever is there now stays
+        if (at.index === undefined) await rm(at.file, { force: true });
         return undefined;
       }
       const index = findEntry(multi.mappings, id, at.index);

@@ -51,6 +51,8 @@ export class MockEngine {
   readonly serveListeners = new Set<(event: ServeEvent) => void>();
   /** Where each stub that is on disk is (loaded from it or persisted to it). */
   private readonly stubFiles = new Map<string, MappingLocation>();
+  /** The last change to the mappings folder (onDisk). */
+  private diskChanges: Promise<unknown> = Promise.resolve();
 
   constructor(readonly options: MockEngineOptions) {
     this.journal = new RequestJournal(options.journalMaxEntries, options.isJournalEnabled);
@@ -65,7 +67,11 @@ export class MockEngine {
   }
 
   /** Replaces every stub with what the mappings folder holds (start-up; the resets below also clear state). */
-  async loadFromDisk(): Promise<number> {
+  loadFromDisk(): Promise<number> {
+    return this.onDisk(() => this.replaceWithDisk());
+  }
+
+  private async replaceWithDisk(): Promise<number> {
     const files = await this.options.mappings.loadAll();
     const loaded: { stub: StubMapping; at: MappingLocation }[] = [];
     for (const { file, json } of files) {
@@ -228,21 +234,36 @@ export class MockEngine {
     this.scenarios.reset();
   }
 
-  private async persist(stored: StoredStub) {
-    const at = await this.options.mappings.save(stored.stub, this.stubFiles.get(stored.stub.id));
-    this.stubFiles.set(stored.stub.id, at);
+  private persist(stored: StoredStub): Promise<void> {
+    return this.onDisk(async () => {
+      const at = await this.options.mappings.save(stored.stub, this.stubFiles.get(stored.stub.id));
+      this.stubFiles.set(stored.stub.id, at);
+    });
   }
 
-  private async forgetFile(id: string) {
-    const at = this.stubFiles.get(id);
-    if (!at) return;
-    this.stubFiles.delete(id);
-    const removedIndex = await this.options.mappings.remove(at, id);
-    if (removedIndex === undefined) return;
-    // the entries after it in that file moved up one place
-    for (const [otherId, other] of this.stubFiles) {
-      if (other.file === at.file && other.index !== undefined && other.index > removedIndex) this.stubFiles.set(otherId, { file: other.file, index: other.index - 1 });
-    }
+  private forgetFile(id: string): Promise<void> {
+    return this.onDisk(async () => {
+      const at = this.stubFiles.get(id);
+      if (!at) return;
+      this.stubFiles.delete(id);
+      const removedIndex = await this.options.mappings.remove(at, id);
+      if (removedIndex === undefined) return;
+      // the entries after it in that file moved up one place
+      for (const [otherId, other] of this.stubFiles) {
+        if (other.file === at.file && other.index !== undefined && other.index > removedIndex) this.stubFiles.set(otherId, { file: other.file, index: other.index - 1 });
+      }
+    });
+  }
+
+  /**
+   * Runs one change to the mappings folder after the ones before it. Each reads a file, changes it and writes it
+   * back, and an entry of a multi-stub file is found by a position the changes before it move: two at once (two
+   * admin clients deleting) would lose one change or hit the wrong entry.
+   */
+  private onDisk<T>(change: () => Promise<T>): Promise<T> {
+    const next = this.diskChanges.then(change, change);
+    this.diskChanges = next.catch(() => undefined);
+    return next;
   }
 }
 
