@@ -1,4 +1,3 @@
-import { freePort } from '@mockyard/testkit';
 import { call, createTestBackends, eventually, startHub, type RunningHub } from './support/start-hub';
 import { startWireMock, wireMockUnavailableReason, type WireMockServer } from './support/wiremock';
 
@@ -11,11 +10,15 @@ describeWithEngines(`hub registry and active engine (genuine WireMock${skipReaso
   let backends: Awaited<ReturnType<typeof createTestBackends>>;
   let engine: WireMockServer;
   let hub: RunningHub;
-  let deadUrl: string;
+  /**
+   * An engine that never answers: port 1 (tcpmux), on which nothing listens. A port from freePort() is free only
+   * when asked: the other suites running meanwhile bind ports too, and one of them once answered this "dead"
+   * engine's probe with a 404.
+   */
+  const deadUrl = 'http://127.0.0.1:1';
 
   beforeAll(async () => {
     [backends, engine] = await Promise.all([createTestBackends(), startWireMock()]);
-    deadUrl = `http://127.0.0.1:${await freePort()}`;
     hub = await startHub({ ...backends, env: { LOCAL_ENGINE_URL: engine.url, HUB_HEALTH_OFFLINE_AFTER_MS: '1500' } });
   });
   afterAll(async () => {
