@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { StubMapping } from '@mockyard/matching';
-import type { MappingFile, MappingLocation, MappingsRepo } from '../domain/ports';
+import type { MappingEntry, MappingLocation, MappingsRepo } from '../domain/ports';
 
 async function listJsonFiles(dir: string): Promise<string[]> {
   let entries;
@@ -38,8 +38,12 @@ async function readMultiMappingFile(file: string): Promise<MultiMappingFile | un
     throw err;
   }
   const json: unknown = JSON.parse(text);
-  const isMulti = typeof json === 'object' && json !== null && Array.isArray((json as { mappings?: unknown }).mappings);
-  return isMulti ? (json as MultiMappingFile) : undefined;
+  return isMultiMappingFile(json) ? json : undefined;
+}
+
+/** A file of several stubs (`{mappings:[…]}`) rather than one. */
+function isMultiMappingFile(json: unknown): json is MultiMappingFile {
+  return typeof json === 'object' && json !== null && Array.isArray((json as { mappings?: unknown }).mappings);
 }
 
 /** The entry's id as stored ids are (lower case), or undefined when it has none. */
@@ -70,14 +74,18 @@ export function createFileMappingsRepo(rootDir: string): MappingsRepo & { readon
   const dir = path.resolve(rootDir, 'mappings');
   return {
     dir,
-    async loadAll(): Promise<MappingFile[]> {
-      const out: MappingFile[] = [];
+    async loadAll(): Promise<MappingEntry[]> {
+      const out: MappingEntry[] = [];
       for (const file of await listJsonFiles(dir)) {
+        let json: unknown;
         try {
-          out.push({ file, json: JSON.parse(await readFile(file, 'utf8')) });
+          json = JSON.parse(await readFile(file, 'utf8'));
         } catch (err) {
-          out.push({ file, json: { __unreadable: (err as Error).message } });
+          json = { __unreadable: (err as Error).message };
         }
+        // an entry's position finds it again when it has no id (it gets a new random one at every load)
+        if (isMultiMappingFile(json)) json.mappings.forEach((entry, index) => out.push({ at: { file, index }, json: entry }));
+        else out.push({ at: { file }, json });
       }
       return out;
     },

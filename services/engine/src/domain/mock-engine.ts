@@ -72,17 +72,11 @@ export class MockEngine {
   }
 
   private async replaceWithDisk(): Promise<number> {
-    const files = await this.options.mappings.loadAll();
     const loaded: { stub: StubMapping; at: MappingLocation }[] = [];
-    for (const { file, json } of files) {
-      const isMulti = !!json && typeof json === 'object' && Array.isArray((json as { mappings?: unknown }).mappings);
-      const list = isMulti ? (json as { mappings: unknown[] }).mappings : [json];
-      list.forEach((item, index) => {
-        const result = validateStubMapping(item);
-        // the position finds an entry without an id again: its id is a new random one at every load
-        if (result.ok) loaded.push({ stub: result.stub, at: isMulti ? { file, index } : { file } });
-        else this.options.onWarning?.('stub file skipped', { file, ...(isMulti ? { index } : {}), errors: result.errors });
-      });
+    for (const { at, json } of await this.options.mappings.loadAll()) {
+      const result = validateStubMapping(json);
+      if (result.ok) loaded.push({ stub: result.stub, at });
+      else this.options.onWarning?.('stub file skipped', { ...at, errors: result.errors });
     }
     this.stubs.clear();
     this.stubFiles.clear();

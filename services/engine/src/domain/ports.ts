@@ -1,12 +1,6 @@
 import type { StubMapping } from '@mockyard/matching';
 import type { ServeEvent } from './serve-event';
 
-/** A stub file found under mappings/: the raw JSON (one stub or `{mappings:[…]}`) and where it came from. */
-export interface MappingFile {
-  file: string;
-  json: unknown;
-}
-
 /**
  * Where a stub is on disk: its file and, for a file of several stubs (`{mappings:[…]}`), its position in that
  * array, which is how an entry without an id (it gets a new random id at every load) is found again.
@@ -16,9 +10,16 @@ export interface MappingLocation {
   index?: number;
 }
 
+/** One stub's raw JSON as found under mappings/, and where. */
+export interface MappingEntry {
+  at: MappingLocation;
+  json: unknown;
+}
+
 /** Backing store of stub mappings (WireMock's `mappings/` folder). */
 export interface MappingsRepo {
-  loadAll(): Promise<MappingFile[]>;
+  /** Every stub found under mappings/, unchecked: one per file, or one per entry of a `{mappings:[…]}` file. */
+  loadAll(): Promise<MappingEntry[]>;
   /**
    * Writes one stub where it is (`at`) or, without `at`, to a file of its own; returns where it went. An entry
    * of a multi-stub file is replaced in place (found by id, else by position when that entry has no id).
