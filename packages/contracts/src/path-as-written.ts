@@ -18,14 +18,20 @@ const WIRE_SAFE = /^[\x21-\x7e]*$/;
  */
 export function pathAsWritten(value: string, parsed: URL): string {
   const normal = `${parsed.pathname}${parsed.search}`;
-  const authority = WRITTEN_AUTHORITY.exec(value);
-  if (!authority) return normal;
-  let rest = value.slice(authority[0].length);
-  const hash = rest.indexOf('#');
-  if (hash >= 0) rest = rest.slice(0, hash);
-  if (rest.startsWith('?')) rest = `/${rest}`;
-  if (rest === normal) return normal;
+  const rest = writtenTarget(value);
+  if (rest === undefined || rest === normal) return normal;
   if (!rest.startsWith('/') || !WIRE_SAFE.test(rest)) return normal;
   const reparsed = new URL(rest, parsed.origin);
   return `${reparsed.pathname}${reparsed.search}` === normal ? rest : normal;
+}
+
+/**
+ * What follows `scheme:` and the authority in `value`, as written and unchecked: path and query, the fragment
+ * dropped, `/` put before a bare `?query`; undefined when `value` does not start with a scheme.
+ */
+export function writtenTarget(value: string): string | undefined {
+  const authority = WRITTEN_AUTHORITY.exec(value);
+  if (!authority) return undefined;
+  const rest = value.slice(authority[0].length).split('#')[0];
+  return rest.startsWith('?') ? `/${rest}` : rest;
 }

@@ -1,4 +1,4 @@
-import type { CapturedBody, Headers } from '@mockyard/contracts';
+import { writtenTarget, type CapturedBody, type Headers } from '@mockyard/contracts';
 import { listHeaders } from './header-value';
 
 export type CurlInput = { method: string; url: string; headers?: Headers | null; body?: CapturedBody | null };
@@ -13,7 +13,7 @@ export function buildCurl(request: CurlInput): string {
   const hasBody = Boolean(request.body && request.body.data);
   if (method !== 'GET' || hasBody) parts.push('-X', method);
   // the URL as it was sent: curl would otherwise squash dot segments and read {}/[] as its URL globs
-  const path = request.url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '').split('?')[0];
+  const path = (writtenTarget(request.url) ?? request.url).split('?')[0];
   if (/(^|\/)\.\.?(\/|$)/.test(path)) parts.push('--path-as-is');
   if (/[[\]{}]/.test(request.url)) parts.push('--globoff');
   parts.push(quoteShell(request.url));
