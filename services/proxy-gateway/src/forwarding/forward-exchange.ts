@@ -9,6 +9,7 @@ import { buildTrafficEvent, captureBody } from '../capture/build-traffic-event';
 import { buildUpstreamHeaders, filterRawHeaders, toRawHeaders, type ForwardedFor } from './forwarding-headers';
 import { toLogSafeUrl } from './log-safe-url';
 import { targetHref, type ForwardTarget } from './parse-target';
+import type { UpstreamDispatcher } from './plain-http-pool';
 import type { ProxyCredentialsCheck } from './proxy-credentials';
 import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
 
@@ -24,13 +25,13 @@ export interface CaptureSettings {
 
 export interface ForwarderOptions {
   timeoutMs: number;
-  /** Keep-alive connection pools per target origin (undici). */
-  dispatcher: Dispatcher;
+  /** Keep-alive connection pools per target origin (createUpstreamDispatcher). */
+  dispatcher: UpstreamDispatcher;
   /**
    * Connections that are never pooled, for the one retry after a pooled socket turned out dead: a target
    * closes its idle keep-alive sockets together, so another pooled socket may be just as dead.
    */
-  freshDispatcher?: Dispatcher;
+  freshDispatcher?: UpstreamDispatcher;
   capture?: CaptureSettings;
   logger: Logger;
   /** Where targets may be; its lookup is already on the agents, routes pre-check IP literals with it. */
@@ -53,7 +54,7 @@ export interface ExchangeContext {
 
 /**
  * Forwards one request to `target` and streams the answer back, as a short list of steps:
- * build the upstream headers → open the upstream request (pooled undici dispatcher, response timeout) → stream
+ * build the upstream headers → open the upstream request (pooled keep-alive connections, response timeout) → stream
  * the client's body up while recording a bounded copy → copy status and end-to-end headers back →
  * stream the body down while recording → publish one traffic event once the client's response closed.
  * A client that goes away aborts the upstream request; an upstream failure before the response started
@@ -100,7 +101,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
   });
 
   /** One attempt at the target through `dispatcher`; `abort` ends it (from any state, idempotent). */
-  function openUpstream(dispatcher: Dispatcher): { abort(reason: Error): void } {
+  function openUpstream(dispatcher: UpstreamDispatcher): { abort(reason: Error): void } {
     let controller: Dispatcher.DispatchController | undefined;
     let abortReason: Error | undefined;
     let gotResponse = false;

@@ -18,9 +18,6 @@ const UNREACHABLE: Record<string, string> = {
   EHOSTUNREACH: 'is unreachable',
   ENETUNREACH: 'is unreachable',
   ECONNABORTED: 'aborted the connection',
-  HPE_INVALID_CONSTANT: 'sent an invalid HTTP response',
-  HPE_INVALID_STATUS: 'sent an invalid HTTP response',
-  HPE_INVALID_HEADER_TOKEN: 'sent an invalid HTTP response',
   UND_ERR_SOCKET: 'closed the connection',
   UND_ERR_HEADERS_OVERFLOW: 'sent response headers over the size limit',
 };
@@ -34,8 +31,8 @@ export function mapUpstreamError(err: Error & { code?: string }, target: string)
   }
   const reason =
     (err.code && UNREACHABLE[err.code]) ??
-    // undici's parser errors carry no code, only their name
-    (err.name === 'HTTPParserError' ? 'sent an invalid HTTP response' : undefined) ??
+    // llhttp's codes (the plain-http client uses its names); undici's parser errors carry no code, only their name
+    (err.code?.startsWith('HPE_') || err.name === 'HTTPParserError' ? 'sent an invalid HTTP response' : undefined) ??
     (err.code?.startsWith('ERR_TLS') || /certificate|SSL|TLS/i.test(err.message) ? 'failed the TLS handshake' : undefined);
   const detail = `Target ${target} ${reason ?? 'could not be reached'}${err.code ? ` (${err.code})` : ''}`;
   return HttpProblem.badGateway(detail, { target });
