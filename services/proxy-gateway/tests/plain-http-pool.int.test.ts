@@ -101,6 +101,14 @@ describe('PlainHttpPool (plain-http bodyless exchanges)', () => {
     ]);
   });
 
+  it('connects to an IPv6 literal target (the URL writes it in brackets)', async () => {
+    const server = http.createServer((req, res) => res.end(`via ${req.socket.localAddress}`));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '::1', resolve));
+    const got = await send(pool(), `http://[::1]:${(server.address() as AddressInfo).port}`, '/').done;
+    expect([got.status, got.body]).toEqual([200, 'via ::1']);
+  });
+
   it('refuses a header value that cannot go on the wire, sending nothing', async () => {
     let requests = 0;
     const origin = await listen(rawServer(() => requests++));
