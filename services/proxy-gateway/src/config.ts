@@ -52,7 +52,7 @@ export const gatewayConfigFields = {
     secret: true,
     doc: 'when set, /proxy and the forward-proxy port (requests and CONNECT) need it in Proxy-Authorization: Basic with any user name and the key as password (HTTP_PROXY=http://user:<key>@host:8888) or Bearer <key>; 407 problem otherwise. The header is never forwarded; unset = no key',
   },
-  proxyMaxSockets: { keys: ['proxy.max-sockets'], schema: configSchemas.positiveInt, default: 256, doc: 'keep-alive upstream connections per target origin (per worker)' },
+  proxyMaxSockets: { keys: ['proxy.max-sockets'], schema: configSchemas.positiveInt, default: 256, doc: 'keep-alive upstream connections per target origin (per worker, for each of its two clients: bodyless plain-http requests, and the rest)' },
   outboundAllow: { keys: ['proxy.outbound.allow'], env: ['PROXY_OUTBOUND_ALLOW'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs /proxy and the forward proxy may reach; empty = any (loopback included) not denied' },
   outboundDeny: { keys: ['proxy.outbound.deny'], env: ['PROXY_OUTBOUND_DENY'], schema: outboundEntries, default: '', doc: 'comma-separated hosts, *.suffix wildcards, IPs and CIDRs refused with 403 (checked on the name and on every address it resolves to); wins over allow' },
   outboundAllowLinkLocal: { keys: ['proxy.outbound.allow-link-local'], env: ['PROXY_OUTBOUND_ALLOW_LINK_LOCAL'], schema: configSchemas.boolean, default: false, doc: 'let /proxy and the forward proxy reach link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10, fd00:ec2::254, 100.100.100.200, 168.63.129.16)' },

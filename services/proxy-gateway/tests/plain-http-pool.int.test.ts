@@ -94,10 +94,12 @@ describe('PlainHttpPool (plain-http bodyless exchanges)', () => {
     const client = pool();
     const got = await send(client, origin, '/a/../b?q={x}', { headers: ['X-One', '1', 'Content-Length', '0', 'x-two', 'two'] }).done;
     await send(client, origin, '/p', { method: 'POST' }).done;
+    await send(client, origin, '/h', { method: 'HEAD' }).done;
     expect([got.status, got.body]).toEqual([200, 'ok']);
     expect(heads).toEqual([
       `GET /a/../b?q={x} HTTP/1.1\r\nhost: ${new URL(origin).host}\r\nconnection: keep-alive\r\nX-One: 1\r\nx-two: two\r\n\r\n`,
       `POST /p HTTP/1.1\r\nhost: ${new URL(origin).host}\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n`,
+      `HEAD /h HTTP/1.1\r\nhost: ${new URL(origin).host}\r\nconnection: close\r\n\r\n`,
     ]);
   });
 
@@ -223,29 +225,77 @@ describe('PlainHttpPool (plain-http bodyless exchanges)', () => {
     expect(got.error?.code).toBe('UND_ERR_CONNECT_TIMEOUT');
   });
 
-  it('does not reuse a connection idle past the Keep-Alive hint, nor one with bytes beyond the response', async () => {
+  it('reuses a connection within the Keep-Alive hint (less 2 s), not after it', async () => {
     let connections = 0;
-    const server = rawServer((head, socket) => {
-      if (head.startsWith('GET /hint')) socket.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\nContent-Length: 0\r\n\r\n');
-      else socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA');
-    });
+    const server = rawServer((_head, socket) => socket.write('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=3\r\nContent-Length: 0\r\n\r\n'));
     server.on('connection', () => connections++);
     const origin = await listen(server);
     const client = pool();
-    await send(client, origin, '/hint').done;
-    await send(client, origin, '/extra').done;
-    await send(client, origin, '/extra').done;
-    expect(connections).toBe(3);
+    await send(client, origin, '/').done;
+    await send(client, origin, '/').done;
+    expect(connections).toBe(1);
+    await new Promise((r) => setTimeout(r, 1100));
+    await send(client, origin, '/').done;
+    expect(connections).toBe(2);
   });
 
-  it('closes pooled connections and fails waiting requests on close', async () => {
-    const server = http.createServer((_req, res) => setTimeout(() => res.end('ok'), 50));
+  it('does not reuse a connection with bytes beyond the response in the same read', async () => {
+    let connections = 0;
+    const server = rawServer((_head, socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA'));
+    server.on('connection', () => connections++);
+    const origin = await listen(server);
+    const client = pool();
+    expect((await send(client, origin, '/').done).body).toBe('ok');
+    expect((await send(client, origin, '/').done).body).toBe('ok');
+    expect(connections).toBe(2);
+  });
+
+  it('never takes bytes already waiting on a connection for the next request\'s response (a response ending at a read boundary)', async () => {
+    // The first answer fills one 64 KiB read exactly; a forged response follows it in the next read of the same turn.
+    const head = (length: number) => `HTTP/1.1 200 OK\r\nContent-Length: ${length}\r\n\r\n`;
+    const bodyLength = 65536 - head(65536).length;
+    let requests = 0;
+    const server = rawServer((_head, socket) => {
+      requests++;
+      if (requests === 1) socket.write(head(bodyLength) + 'x'.repeat(bodyLength) + `${head(4)}EVIL`);
+      else socket.write(`${head(4)}good`);
+    });
     const origin = await listen(server);
     const client = pool({ connections: 1 });
-    const first = send(client, origin, '/');
+    const [first, second] = await Promise.all([send(client, origin, '/1').done, send(client, origin, '/2').done]);
+    expect(first.body.length).toBe(bodyLength);
+    expect(second.body).toBe('good');
+    expect(requests).toBe(2);
+  });
+
+  it('never reuses the connection of a HEAD request (a server may send a body anyway)', async () => {
+    let connections = 0;
+    const server = rawServer((head, socket) => {
+      if (head.startsWith('HEAD')) {
+        socket.write('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n');
+        setTimeout(() => socket.write('HTTP'), 20); // the body a misbehaving server sends to HEAD
+      } else socket.write('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nreal');
+    });
+    server.on('connection', () => connections++);
+    const origin = await listen(server);
+    const client = pool({ connections: 1 });
+    const [head, get] = await Promise.all([send(client, origin, '/', { method: 'HEAD' }).done, send(client, origin, '/').done]);
+    expect([head.status, head.body, get.body]).toEqual([200, '', 'real']);
+    expect(connections).toBe(2);
+  });
+
+  it('on close, fails exchanges in flight (a body running to the close is not complete), waiting ones and connecting ones', async () => {
+    const server = rawServer((_head, socket) => socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\npartial'));
+    const origin = await listen(server);
+    const client = pool({ connections: 1 });
+    let started!: () => void;
+    const bodyStarted = new Promise<void>((r) => (started = r));
+    const inFlight = send(client, origin, '/', { hooks: { onData: () => started() } });
     const waiting = send(client, origin, '/');
+    await bodyStarted;
+    const connecting = send(client, 'http://127.0.0.1:1', '/');
     client.close();
-    expect((await waiting.done).error?.code).toBe('UND_ERR_DESTROYED');
-    expect((await first.done).error).toBeDefined();
+    const [a, b, c] = await Promise.all([inFlight.done, waiting.done, connecting.done]);
+    expect([a.body, a.error?.code, b.error?.code, c.error?.code]).toEqual(['partial', 'UND_ERR_DESTROYED', 'UND_ERR_DESTROYED', 'UND_ERR_DESTROYED']);
   });
 });

@@ -9,7 +9,7 @@ export interface PlainHttpPoolOptions {
   connectTimeoutMs: number;
   /** Resolves target names (the outbound policy's lookup: the address it checks is the one connected to). */
   lookup?: net.LookupFunction;
-  /** A pooled connection idle this long is closed (a shorter `Keep-Alive: timeout=` hint from the target, less 1 s, wins). */
+  /** A pooled connection idle this long is closed (a shorter `Keep-Alive: timeout=` hint from the target, less 2 s, wins). */
   idleTimeoutMs: number;
   /** Response heads over this many bytes are refused (UND_ERR_HEADERS_OVERFLOW). */
   maxHeaderSize: number;
@@ -26,7 +26,8 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * keeps the part of undici's dispatcher interface that forwardExchange uses (dispatch with onRequestStart,
  * onResponseStart, onResponseData, onResponseEnd, onResponseError, and a controller to pause, resume and
  * abort), over keep-alive sockets pooled per origin, and writes the request as undici would (request line,
- * host, `connection: keep-alive`, the headers in order, `content-length: 0` for bodyless POST/PUT/PATCH).
+ * host, `connection: keep-alive` (`close` for HEAD), the headers in order, `content-length: 0` for bodyless
+ * POST/PUT/PATCH).
  * It does less per request than undici's client (no body writers, no TLS, no pipelining, no interceptors):
  * the profile of the gateway put its upstream client at about a third of its CPU per small request. Targets
  * over TLS and requests with a body go to undici (see createUpstreamDispatcher).
@@ -75,15 +76,15 @@ export class PlainHttpPool {
     return true;
   }
 
-  /** Closes every connection; requests still waiting fail. */
+  /** Closes every connection, connecting ones included; exchanges waiting or in flight fail. */
   close(): void {
     this.closed = true;
     clearInterval(this.sweeper);
     for (const origin of this.origins.values()) {
-      for (const conn of origin.idle) conn.socket.destroy();
       origin.idle.length = 0;
       for (const exchange of origin.queue.splice(0)) exchange.fail(socketError('the upstream pool is closed', 'UND_ERR_DESTROYED'));
-      for (const conn of origin.busy) conn.socket.destroy();
+      // With an error: a body that runs to the close must not end as if complete.
+      for (const conn of origin.all) conn.socket.destroy(socketError('the upstream pool is closed', 'UND_ERR_DESTROYED'));
     }
   }
 
@@ -95,7 +96,8 @@ export class PlainHttpPool {
         this.run(conn, origin.queue.shift() as Exchange);
         continue;
       }
-      if (origin.open >= this.options.connections || origin.connecting >= origin.queue.length) return;
+      // Connections being opened or about to be free (validating) will take the first in line.
+      if (origin.open >= this.options.connections || origin.connecting + origin.validating >= origin.queue.length) return;
       this.connect(origin);
     }
   }
@@ -112,8 +114,9 @@ export class PlainHttpPool {
   private connect(origin: Origin): void {
     origin.open++;
     origin.connecting++;
-    const socket = net.connect({ host: origin.host, port: origin.port, lookup: this.options.lookup, noDelay: true });
+    const socket = net.connect({ host: origin.host, port: origin.port, lookup: this.options.lookup, noDelay: true, keepAlive: true, keepAliveInitialDelay: 60_000 });
     const conn = new Connection(socket);
+    origin.all.add(conn);
     let connected = false;
     const timer = setTimeout(() => socket.destroy(socketError(`connect timeout after ${this.options.connectTimeoutMs} ms`, 'UND_ERR_CONNECT_TIMEOUT')), this.options.connectTimeoutMs);
     socket.once('connect', () => {
@@ -129,7 +132,7 @@ export class PlainHttpPool {
     socket.once('close', () => {
       clearTimeout(timer);
       origin.open--;
-      origin.busy.delete(conn);
+      origin.all.delete(conn);
       const idleAt = origin.idle.indexOf(conn);
       if (idleAt >= 0) origin.idle.splice(idleAt, 1);
       const exchange = conn.exchange;
@@ -148,7 +151,7 @@ export class PlainHttpPool {
   private run(conn: Connection, exchange: Exchange): void {
     conn.exchange = exchange;
     exchange.conn = conn;
-    exchange.origin?.busy.add(conn);
+    conn.socket.ref();
     conn.socket.write(exchange.head, 'latin1');
   }
 
@@ -163,18 +166,26 @@ export class PlainHttpPool {
     if (outcome === 'more') return;
     conn.exchange = undefined;
     exchange.conn = undefined; // a late pause or resume from the handler must not reach the next exchange
-    origin.busy.delete(conn);
-    if (outcome === 'reuse') {
-      conn.socket.resume(); // the handler may have paused it for the last bytes
-
-      conn.idleUntil = Date.now() + Math.min(this.options.idleTimeoutMs, exchange.keepAliveHintMs ?? Infinity);
-      this.release(origin, conn);
-    } else conn.socket.destroy();
+    if (outcome !== 'reuse') {
+      conn.socket.destroy();
+      return;
+    }
+    conn.socket.resume(); // the handler may have paused it for the last bytes
+    conn.idleUntil = Date.now() + Math.min(this.options.idleTimeoutMs, exchange.keepAliveHintMs ?? Infinity);
+    // Reused only after a turn of the event loop, as undici does (GHSA-35p6-xmwp-9g52): bytes, a FIN or a reset
+    // already waiting on the socket are read first, and close it (onData with no exchange), rather than being
+    // taken for the next request's response.
+    origin.validating++;
+    setImmediate(() => {
+      origin.validating--;
+      if (conn.socket.destroyed) this.next(origin);
+      else this.release(origin, conn);
+    });
   }
 
   /** A free connection goes to the next waiting exchange, else into the idle list. */
   private release(origin: Origin, conn: Connection): void {
-    if (this.closed || conn.socket.destroyed) {
+    if (this.closed) {
       conn.socket.destroy();
       return;
     }
@@ -182,6 +193,7 @@ export class PlainHttpPool {
     if (exchange) this.run(conn, exchange);
     else {
       if (conn.idleUntil === 0) conn.idleUntil = Date.now() + this.options.idleTimeoutMs;
+      conn.socket.unref(); // an idle pooled connection does not keep the process alive
       origin.idle.push(conn);
     }
   }
@@ -199,10 +211,13 @@ class Origin {
   readonly host: string;
   readonly port: number;
   readonly idle: Connection[] = [];
-  readonly busy = new Set<Connection>();
+  /** Every connection, from its connect to its close. */
+  readonly all = new Set<Connection>();
   readonly queue: Exchange[] = [];
   open = 0;
   connecting = 0;
+  /** Connections between a response's end and their reuse, a turn of the event loop later. */
+  validating = 0;
 
   constructor(url: URL) {
     this.host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -294,7 +309,8 @@ class Exchange implements Dispatcher.DispatchController {
       if (this.done) return 'close'; // aborted by the handler meanwhile
       if (!ended) return 'more';
       this.done = true;
-      const reusable = this.parser.keepAlive && this.parser.leftover === 0;
+      // Never after HEAD (sent with `connection: close`, as undici does): some servers send a body anyway.
+      const reusable = this.method !== 'HEAD' && this.parser.keepAlive && this.parser.leftover === 0;
       this.handler.onResponseEnd?.(this, {});
       return reusable ? 'reuse' : 'close';
     } catch (err) {
@@ -340,7 +356,7 @@ function requestHead(method: string, path: string, headers: string[] | null | un
     else rest += `${name}: ${value}\r\n`;
   }
   if (host === undefined) throw invalidArgument('a host header is required');
-  return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n${rest}${PAYLOAD_METHODS.has(method) ? 'content-length: 0\r\n' : ''}\r\n`;
+  return `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: ${method === 'HEAD' ? 'close' : 'keep-alive'}\r\n${rest}${PAYLOAD_METHODS.has(method) ? 'content-length: 0\r\n' : ''}\r\n`;
 }
 
 function invalidArgument(message: string): Error {

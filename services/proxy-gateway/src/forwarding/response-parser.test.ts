@@ -99,8 +99,8 @@ describe('ResponseParser', () => {
     ['Connection: close', 'HTTP/1.1 200 OK\r\nConnection: Keep-Alive, Close\r\nContent-Length: 0\r\n\r\n', false, undefined],
     ['HTTP/1.0', 'HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n', false, undefined],
     ['HTTP/1.0 with Connection: keep-alive', 'HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n', true, undefined],
-    ['a Keep-Alive timeout of 5 s', 'HTTP/1.1 200 OK\r\nKeep-Alive: timeout=5, max=100\r\nContent-Length: 0\r\n\r\n', true, 4000],
-    ['a Keep-Alive timeout of 1 s (no margin left)', 'HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\nContent-Length: 0\r\n\r\n', false, 0],
+    ['a Keep-Alive timeout of 5 s (2 s of margin, as undici)', 'HTTP/1.1 200 OK\r\nKeep-Alive: timeout=5, max=100\r\nContent-Length: 0\r\n\r\n', true, 3000],
+    ['a Keep-Alive timeout of 2 s (no margin left)', 'HTTP/1.1 200 OK\r\nKeep-Alive: timeout=2\r\nContent-Length: 0\r\n\r\n', false, 0],
   ])('decides whether the connection is reused: %s', (_name, wire, keepAlive, hint) => {
     const { head, parser } = parse(wire);
     expect([parser.keepAlive, head?.keepAliveHintMs]).toEqual([keepAlive, hint]);
@@ -114,7 +114,15 @@ describe('ResponseParser', () => {
     ['a header name with a space', 'HTTP/1.1 200 OK\r\nX A: 1\r\n\r\n', 'HPE_INVALID_HEADER_TOKEN'],
     ['a control character in a value', 'HTTP/1.1 200 OK\r\nX-A: a\x01b\r\n\r\n', 'HPE_INVALID_HEADER_TOKEN'],
     ['Content-Length beside Transfer-Encoding', 'HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n', 'HPE_UNEXPECTED_CONTENT_LENGTH'],
-    ['two different Content-Lengths', 'HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd', 'HPE_INVALID_CONTENT_LENGTH'],
+    ['two different Content-Lengths', 'HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd', 'HPE_UNEXPECTED_CONTENT_LENGTH'],
+    ['the same Content-Length twice', 'HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc', 'HPE_UNEXPECTED_CONTENT_LENGTH'],
+    ['a Content-Length list', 'HTTP/1.1 200 OK\r\nContent-Length: 3, 3\r\n\r\nabc', 'HPE_INVALID_CONTENT_LENGTH'],
+    ['a status code under 100', 'HTTP/1.1 099 Odd\r\n\r\n', 'HPE_INVALID_STATUS'],
+    ['status 000', 'HTTP/1.1 000 Zero\r\nContent-Length: 0\r\n\r\n', 'HPE_INVALID_STATUS'],
+    ['a head with bare LF line ends', 'HTTP/1.1 200 OK\nContent-Length: 2\n\nok', 'HPE_CR_EXPECTED'],
+    ['one bare LF among CRLFs', 'HTTP/1.1 200 OK\r\nX-A: 1\nContent-Length: 2\r\n\r\nok', 'HPE_CR_EXPECTED'],
+    ['whitespace after a chunk size', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\nab\r\n0\r\n\r\n', 'HPE_INVALID_CHUNK_SIZE'],
+    ['an empty chunk extension', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;\r\nab\r\n0\r\n\r\n', 'HPE_INVALID_CHUNK_SIZE'],
     ['a signed Content-Length', 'HTTP/1.1 200 OK\r\nContent-Length: +3\r\n\r\nabc', 'HPE_INVALID_CONTENT_LENGTH'],
     ['a chunk size that is not hex', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 'HPE_INVALID_CHUNK_SIZE'],
     ['chunk data longer than its size', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n', 'HPE_STRICT'],
@@ -123,8 +131,15 @@ describe('ResponseParser', () => {
     expect(parseError(wire).code).toBe(code);
   });
 
-  it('takes the same Content-Length given twice', () => {
-    expect(parse('HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc').body).toBe('abc');
+  it('finds a bare LF in a head split across reads, and leaves the body alone', () => {
+    const wire = 'HTTP/1.1 200 OK\r\nX-A: 1\nContent-Length: 2\r\n\r\nok';
+    for (const [cut] of every(wire).slice(0, 30)) expect(parseError(wire, { cuts: [cut] }).code).toBe('HPE_CR_EXPECTED');
+    expect(parse('HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\na\nb').body).toBe('a\nb');
+  });
+
+  it('skips empty lines before a status line, and takes quoted and token chunk extensions', () => {
+    expect(parse('\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok').body).toBe('ok');
+    expect(parse('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;a=b;c="d e";f\r\nok\r\n0\r\n\r\n').body).toBe('ok');
   });
 
   it('refuses a head over the size limit, even one that never ends', () => {

@@ -7,7 +7,7 @@ export interface ResponseHead {
   rawHeaders: string[];
   /** Lower-cased names; a repeated header is an array of its values (undici's parseHeaders). */
   headers: IncomingHttpHeaders;
-  /** From `Keep-Alive: timeout=N`: how long the target keeps the connection idle, less 1 s of margin. */
+  /** From `Keep-Alive: timeout=N`: how long the target keeps the connection idle, less 2 s of margin (undici's). */
   keepAliveHintMs?: number;
 }
 
@@ -26,7 +26,9 @@ type State = 'head' | 'length' | 'close' | 'chunk-size' | 'chunk-data' | 'chunk-
 const STATUS_LINE = /^HTTP\/1\.([01]) ([0-9]{3})(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-const CHUNK_SIZE = /^([0-9A-Fa-f]{1,12})[\t ]*(?:;[\t\x20-\x7e\x80-\xff]*)?$/;
+const TCHARS = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
+/** A chunk size and its extensions (`;name` or `;name=token` or `;name="quoted"`), no whitespace, as llhttp's strict mode. */
+const CHUNK_SIZE = new RegExp(`^([0-9A-Fa-f]{1,12})((?:;${TCHARS}(?:=(?:${TCHARS}|"[^"\\r\\n]*"))?)*)$`);
 const MAX_LINE = 4096;
 
 /**
@@ -61,9 +63,14 @@ export class ResponseParser {
     while (at < chunk.length) {
       switch (this.state) {
         case 'head': {
+          if (!this.pending && chunk[at] === 13 && chunk[at + 1] === 10) {
+            at += 2; // empty lines before a status line are skipped, as llhttp does
+            break;
+          }
           const before = this.pending?.length ?? 0;
           const data = this.pending ? Buffer.concat([this.pending, chunk.subarray(at)]) : chunk.subarray(at);
           const end = data.indexOf('\r\n\r\n', Math.max(0, before - 3));
+          refuseBareLf(data, Math.max(0, before), end < 0 ? data.length : end + 4);
           if (end < 0 || end > this.maxHeaderSize) {
             if (data.length > this.maxHeaderSize) throw new ResponseParseError('response headers over the size limit', 'UND_ERR_HEADERS_OVERFLOW');
             this.pending = Buffer.from(data);
@@ -159,6 +166,7 @@ export class ResponseParser {
     const statusLine = STATUS_LINE.exec(lines[0]);
     if (!statusLine) throw new ResponseParseError(`invalid status line ${JSON.stringify(lines[0].slice(0, 60))}`, lines[0].startsWith('HTTP/') ? 'HPE_INVALID_STATUS' : 'HPE_INVALID_CONSTANT');
     const status = Number(statusLine[2]);
+    if (status < 100) throw new ResponseParseError(`invalid status code ${statusLine[2]}`, 'HPE_INVALID_STATUS');
     const rawHeaders: string[] = [];
     const headers: IncomingHttpHeaders = {};
     for (let i = 1; i < lines.length; i++) {
@@ -190,16 +198,16 @@ export class ResponseParser {
         this.keepAlive = false;
       }
     } else if (contentLength !== undefined) {
-      const lengths = listOf(contentLength);
-      if (!lengths.every((l) => /^[0-9]{1,15}$/.test(l) && l === lengths[0])) throw new ResponseParseError(`invalid Content-Length ${JSON.stringify(String(contentLength))}`, 'HPE_INVALID_CONTENT_LENGTH');
-      this.remaining = Number(lengths[0]);
+      if (Array.isArray(contentLength)) throw new ResponseParseError('Content-Length given more than once', 'HPE_UNEXPECTED_CONTENT_LENGTH');
+      if (!/^[0-9]{1,15}$/.test(contentLength)) throw new ResponseParseError(`invalid Content-Length ${JSON.stringify(contentLength)}`, 'HPE_INVALID_CONTENT_LENGTH');
+      this.remaining = Number(contentLength);
       this.state = this.remaining === 0 ? 'done' : 'length';
     } else {
       this.state = 'close';
       this.keepAlive = false;
     }
     const hint = /(?:^|[,;\s])timeout=(\d+)/i.exec(String(headers['keep-alive'] ?? ''));
-    const keepAliveHintMs = hint ? Number(hint[1]) * 1000 - 1000 : undefined;
+    const keepAliveHintMs = hint ? Number(hint[1]) * 1000 - 2000 : undefined;
     if (keepAliveHintMs !== undefined && keepAliveHintMs <= 0) this.keepAlive = false;
     return { status, statusMessage: statusLine[3] ?? '', rawHeaders, headers, keepAliveHintMs };
   }
@@ -215,6 +223,13 @@ function addHeader(headers: IncomingHttpHeaders, key: string, value: string): vo
   const existing = headers[key];
   if (Array.isArray(existing)) existing.push(value);
   else headers[key] = [existing as string, value];
+}
+
+/** Throws for a line feed without its carriage return in `data[from, to)` (llhttp's strict mode refuses them in a head). */
+function refuseBareLf(data: Buffer, from: number, to: number): void {
+  for (let i = data.indexOf(10, from); i >= 0 && i < to; i = data.indexOf(10, i + 1)) {
+    if (i === 0 || data[i - 1] !== 13) throw new ResponseParseError('bare LF in the response head', 'HPE_CR_EXPECTED');
+  }
 }
 
 /** A header's comma-separated elements, lower-cased and trimmed (repeated headers joined first). */
