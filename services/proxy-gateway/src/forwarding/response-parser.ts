@@ -24,8 +24,10 @@ export class ResponseParseError extends Error {
 type State = 'head' | 'length' | 'close' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'done';
 
 const STATUS_LINE = /^HTTP\/1\.([01]) ([0-9]{3})(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+/** An HTTP token (a header name, a method). */
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A character a field value may not hold: controls other than HTAB (CR, LF, NUL among them). */
+export const INVALID_FIELD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const TCHARS = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
 /** A chunk size and its extensions (`;name` or `;name=token` or `;name="quoted"`), no whitespace, as llhttp's strict mode. */
 const CHUNK_SIZE = new RegExp(`^([0-9A-Fa-f]{1,12})((?:;${TCHARS}(?:=(?:${TCHARS}|"[^"\\r\\n]*"))?)*)$`);
@@ -120,7 +122,7 @@ export class ResponseParser {
             this.trailerBytes += line.length + 2;
             if (this.trailerBytes > this.maxHeaderSize) throw new ResponseParseError('response trailers over the size limit', 'UND_ERR_HEADERS_OVERFLOW');
             const colon = line.indexOf(':');
-            if (colon <= 0 || !TOKEN.test(line.slice(0, colon)) || INVALID_VALUE.test(line)) throw new ResponseParseError('invalid trailer line', 'HPE_INVALID_HEADER_TOKEN');
+            if (colon <= 0 || !TOKEN.test(line.slice(0, colon)) || INVALID_FIELD_VALUE.test(line)) throw new ResponseParseError('invalid trailer line', 'HPE_INVALID_HEADER_TOKEN');
           }
           break;
         }
@@ -175,7 +177,7 @@ export class ResponseParser {
       const name = colon > 0 ? line.slice(0, colon) : '';
       if (!TOKEN.test(name)) throw new ResponseParseError(`invalid header line ${JSON.stringify(line.slice(0, 60))}`, 'HPE_INVALID_HEADER_TOKEN');
       const value = trimOws(line.slice(colon + 1));
-      if (INVALID_VALUE.test(value)) throw new ResponseParseError(`invalid ${name} header value`, 'HPE_INVALID_HEADER_TOKEN');
+      if (INVALID_FIELD_VALUE.test(value)) throw new ResponseParseError(`invalid ${name} header value`, 'HPE_INVALID_HEADER_TOKEN');
       rawHeaders.push(name, value);
       addHeader(headers, name.toLowerCase(), value);
     }
