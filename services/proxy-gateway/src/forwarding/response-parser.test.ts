@@ -122,6 +122,7 @@ describe('ResponseParser', () => {
     ['a head with bare LF line ends', 'HTTP/1.1 200 OK\nContent-Length: 2\n\nok', 'HPE_CR_EXPECTED'],
     ['one bare LF among CRLFs', 'HTTP/1.1 200 OK\r\nX-A: 1\nContent-Length: 2\r\n\r\nok', 'HPE_CR_EXPECTED'],
     ['whitespace after a chunk size', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\nab\r\n0\r\n\r\n', 'HPE_INVALID_CHUNK_SIZE'],
+    ['a trailer line that is not a field', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nNot a field\r\n\r\n', 'HPE_INVALID_HEADER_TOKEN'],
     ['an empty chunk extension', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;\r\nab\r\n0\r\n\r\n', 'HPE_INVALID_CHUNK_SIZE'],
     ['a signed Content-Length', 'HTTP/1.1 200 OK\r\nContent-Length: +3\r\n\r\nabc', 'HPE_INVALID_CONTENT_LENGTH'],
     ['a chunk size that is not hex', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', 'HPE_INVALID_CHUNK_SIZE'],

@@ -86,14 +86,10 @@ export class ResponseParser {
           if ((this.state as State) === 'done') return this.ended(chunk, at); // no body (HEAD, 204, 304, length 0)
           break;
         }
-        case 'length': {
-          const n = Math.min(this.remaining, chunk.length - at);
-          onBody(chunk.subarray(at, at + n));
-          at += n;
-          this.remaining -= n;
+        case 'length':
+          at = this.deliver(chunk, at, onBody);
           if (this.remaining === 0) return this.ended(chunk, at);
           break;
-        }
         case 'close':
           onBody(chunk.subarray(at));
           return false;
@@ -121,22 +117,17 @@ export class ResponseParser {
           } else {
             this.trailerBytes += line.length + 2;
             if (this.trailerBytes > this.maxHeaderSize) throw new ResponseParseError('response trailers over the size limit', 'UND_ERR_HEADERS_OVERFLOW');
-            const colon = line.indexOf(':');
-            if (colon <= 0 || !TOKEN.test(line.slice(0, colon)) || INVALID_FIELD_VALUE.test(line)) throw new ResponseParseError('invalid trailer line', 'HPE_INVALID_HEADER_TOKEN');
+            readField(line); // checked, not kept: trailers are not relayed
           }
           break;
         }
-        case 'chunk-data': {
-          const n = Math.min(this.remaining, chunk.length - at);
-          onBody(chunk.subarray(at, at + n));
-          at += n;
-          this.remaining -= n;
+        case 'chunk-data':
+          at = this.deliver(chunk, at, onBody);
           if (this.remaining === 0) {
             this.state = 'chunk-crlf';
             this.crlf = 0;
           }
           break;
-        }
         case 'chunk-crlf': {
           const byte = chunk[at++];
           if (this.crlf === 0 && byte === 13) this.crlf = 1;
@@ -156,6 +147,14 @@ export class ResponseParser {
     return this.state === 'close';
   }
 
+  /** Hands on the next `remaining` bytes of the body that this read holds; returns the offset after them. */
+  private deliver(chunk: Buffer, at: number, onBody: (body: Buffer) => void): number {
+    const n = Math.min(this.remaining, chunk.length - at);
+    onBody(chunk.subarray(at, at + n));
+    this.remaining -= n;
+    return at + n;
+  }
+
   private ended(chunk: Buffer, at: number): true {
     this.state = 'done';
     this.leftover = chunk.length - at;
@@ -172,12 +171,7 @@ export class ResponseParser {
     const rawHeaders: string[] = [];
     const headers: IncomingHttpHeaders = {};
     for (let i = 1; i < lines.length; i++) {
-      const line = lines[i];
-      const colon = line.indexOf(':');
-      const name = colon > 0 ? line.slice(0, colon) : '';
-      if (!TOKEN.test(name)) throw new ResponseParseError(`invalid header line ${JSON.stringify(line.slice(0, 60))}`, 'HPE_INVALID_HEADER_TOKEN');
-      const value = trimOws(line.slice(colon + 1));
-      if (INVALID_FIELD_VALUE.test(value)) throw new ResponseParseError(`invalid ${name} header value`, 'HPE_INVALID_HEADER_TOKEN');
+      const [name, value] = readField(lines[i]);
       rawHeaders.push(name, value);
       addHeader(headers, name.toLowerCase(), value);
     }
@@ -213,6 +207,16 @@ export class ResponseParser {
     if (keepAliveHintMs !== undefined && keepAliveHintMs <= 0) this.keepAlive = false;
     return { status, statusMessage: statusLine[3] ?? '', rawHeaders, headers, keepAliveHintMs };
   }
+}
+
+/** A header or trailer line's name and value (optional whitespace trimmed), or a ResponseParseError. */
+function readField(line: string): [name: string, value: string] {
+  const colon = line.indexOf(':');
+  const name = colon > 0 ? line.slice(0, colon) : '';
+  if (!TOKEN.test(name)) throw new ResponseParseError(`invalid header line ${JSON.stringify(line.slice(0, 60))}`, 'HPE_INVALID_HEADER_TOKEN');
+  const value = trimOws(line.slice(colon + 1));
+  if (INVALID_FIELD_VALUE.test(value)) throw new ResponseParseError(`invalid ${name} header value`, 'HPE_INVALID_HEADER_TOKEN');
+  return [name, value];
 }
 
 /** As undici's parseHeaders: the first value a string, a repeated header an array of its values. */
