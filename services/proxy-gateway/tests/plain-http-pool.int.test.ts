@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { Dispatcher } from 'undici';
 import { PlainHttpPool } from '../src/forwarding/plain-http-pool';
 
@@ -13,6 +14,9 @@ interface Outcome {
   body: string;
   error?: Error & { code?: string };
 }
+
+/** Hosts without IPv6 on loopback (some containers) cannot run the IPv6 case: skipped there, visibly. */
+const itWithIpv6Loopback = Object.values(networkInterfaces()).some((addresses) => addresses?.some((a) => a.address === '::1')) ? it : it.skip;
 
 const pools: PlainHttpPool[] = [];
 const servers: net.Server[] = [];
@@ -103,7 +107,7 @@ describe('PlainHttpPool (plain-http bodyless exchanges)', () => {
     ]);
   });
 
-  it('connects to an IPv6 literal target (the URL writes it in brackets)', async () => {
+  itWithIpv6Loopback('connects to an IPv6 literal target (the URL writes it in brackets)', async () => {
     const server = http.createServer((req, res) => res.end(`via ${req.socket.localAddress}`));
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '::1', resolve));
@@ -145,7 +149,9 @@ describe('PlainHttpPool (plain-http bodyless exchanges)', () => {
     };
     expect((await send(client, origin, '/', { hooks: pausing }).done).body.length).toBe(big.length);
     const second = send(client, origin, '/').done;
-    const result = await Promise.race([second, new Promise<string>((r) => setTimeout(() => r('hung'), 3000))]);
+    let timer: NodeJS.Timeout | undefined;
+    const result = await Promise.race([second, new Promise<string>((r) => (timer = setTimeout(() => r('hung'), 3000)))]);
+    clearTimeout(timer);
     expect(result).not.toBe('hung');
     expect((result as Outcome).body.length).toBe(big.length);
     expect(connections).toBe(1);

@@ -6,6 +6,8 @@ describe('stripHopByHopHeaders', () => {
     [['Transfer-Encoding', 'chunked', 'TE', 'trailers', 'Trailer', 'X', 'Upgrade', 'h2c'], []],
     [['Proxy-Authorization', 'Basic x', 'Proxy-Connection', 'close', 'Accept', '*/*'], [['Accept', '*/*']]],
     [['Connection', 'X-Secret, close', 'X-Secret', 's', 'X-Kept', 'k'], [['X-Kept', 'k']]],
+    // tokens across two Connection headers, OWS (tabs too) around them
+    [['connection', '\tX-One\t', 'CONNECTION', 'close ,  x-two', 'X-One', '1', 'X-Two', '2', 'X-Kept', 'k'], [['X-Kept', 'k']]],
     [['Set-Cookie', 'a=1', 'set-cookie', 'b=2', 'Content-Type', 'text/plain'], [['Set-Cookie', ['a=1', 'b=2']], ['Content-Type', 'text/plain']]],
   ])('keeps only end-to-end headers of %j', (raw, expected) => {
     expect(stripHopByHopHeaders(raw)).toEqual(expected);
@@ -17,6 +19,7 @@ describe('filterRawHeaders', () => {
     [['Connection', 'keep-alive', 'Keep-Alive', 'timeout=5', 'X-A', '1'], ['X-A', '1']],
     [['Transfer-Encoding', 'chunked', 'Content-Type', 'text/plain'], ['Content-Type', 'text/plain']],
     [['Connection', 'X-Secret', 'X-Secret', 's', 'X-Kept', 'k'], ['X-Kept', 'k']],
+    [['connection', '\tX-One\t', 'CONNECTION', 'close ,  x-two', 'X-One', '1', 'X-Two', '2', 'X-Kept', 'k'], ['X-Kept', 'k']],
     [['Set-Cookie', 'a=1', 'set-cookie', 'b=2'], ['Set-Cookie', 'a=1', 'set-cookie', 'b=2']],
   ])('keeps only the end-to-end headers of %j, repeats included', (raw, expected) => {
     expect(filterRawHeaders(raw)).toEqual(expected);

@@ -19,15 +19,11 @@ export type HeaderEntry = [name: string, value: string | string[]];
  * Connection header lists, and those in `drop` (lower-case).
  */
 export function stripHopByHopHeaders(rawHeaders: readonly string[], drop: readonly string[] = []): HeaderEntry[] {
-  const listed = new Set<string>(drop);
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i].toLowerCase() !== 'connection') continue;
-    for (const token of rawHeaders[i + 1].split(',')) listed.add(token.trim().toLowerCase());
-  }
+  const listed = connectionListed(rawHeaders, new Set(drop));
   const grouped = new Map<string, HeaderEntry>();
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const lower = rawHeaders[i].toLowerCase();
-    if (HOP_BY_HOP.has(lower) || listed.has(lower)) continue;
+    if (HOP_BY_HOP.has(lower) || listed?.has(lower)) continue;
     const existing = grouped.get(lower);
     if (!existing) grouped.set(lower, [rawHeaders[i], rawHeaders[i + 1]]);
     else existing[1] = [...(Array.isArray(existing[1]) ? existing[1] : [existing[1]]), rawHeaders[i + 1]];
@@ -40,12 +36,7 @@ export function stripHopByHopHeaders(rawHeaders: readonly string[], drop: readon
  * `writeHead` takes directly. Drops what `stripHopByHopHeaders` drops.
  */
 export function filterRawHeaders(rawHeaders: readonly string[], drop: readonly string[] = []): string[] {
-  let listed: Set<string> | undefined;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i].length !== 10 || rawHeaders[i].toLowerCase() !== 'connection') continue;
-    listed ??= new Set();
-    for (const token of rawHeaders[i + 1].split(',')) listed.add(token.trim().toLowerCase());
-  }
+  const listed = connectionListed(rawHeaders);
   const out: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const lower = rawHeaders[i].toLowerCase();
@@ -54,6 +45,22 @@ export function filterRawHeaders(rawHeaders: readonly string[], drop: readonly s
   }
   return out;
 }
+
+/**
+ * The header names the Connection header(s) list (lower-case), added to `into`; undefined when there is no
+ * Connection header and no `into`. Tokens are trimmed of optional whitespace (SP, HTAB) only.
+ */
+function connectionListed(rawHeaders: readonly string[], into?: Set<string>): Set<string> | undefined {
+  let listed = into;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i].length !== 10 || rawHeaders[i].toLowerCase() !== 'connection') continue;
+    listed ??= new Set();
+    for (const token of rawHeaders[i + 1].split(',')) listed.add(token.replace(OWS_AROUND, '').toLowerCase());
+  }
+  return listed;
+}
+
+const OWS_AROUND = /^[ \t]+|[ \t]+$/g;
 
 export interface ForwardedFor {
   /** Address of the client connected to the gateway. */
