@@ -25,3 +25,33 @@ export class ListOrSingle<T = string> extends Array<T> {
 export function isListOrSingle(value: unknown): value is ListOrSingle<unknown> {
   return value instanceof ListOrSingle;
 }
+
+/**
+ * A list a template helper made (`array`, `range`, `arrayAdd`, `arrayRemove`, `pickRandom count=`): it prints
+ * as WireMock prints its Java lists, `[1, two, true]` (List.toString), not as JavaScript joins an array.
+ */
+export class TemplateList<T = unknown> extends Array<T> {
+  static fromValues<T>(values: readonly T[]): TemplateList<T> {
+    const list = new TemplateList<T>();
+    for (const value of values) list.push(value);
+    return list;
+  }
+
+  override toString(): string {
+    return `[${Array.prototype.map.call(this, javaText).join(', ')}]`;
+  }
+
+  static override get [Symbol.species](): ArrayConstructor {
+    return Array;
+  }
+}
+
+/** An element as Java's String.valueOf prints it in a list: null as `null`, lists `[a, b]`, maps `{k=v}`. */
+function javaText(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value) && !(value instanceof ListOrSingle)) return TemplateList.prototype.toString.call(value);
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return `{${Object.entries(value).map(([k, v]) => `${k}=${javaText(v)}`).join(', ')}}`;
+  }
+  return String(value);
+}

@@ -1,6 +1,6 @@
 import type { HelperDelegate } from 'handlebars';
 import { compileUserRegex } from './compile-user-regex';
-import { isListOrSingle } from './list-or-single';
+import { isListOrSingle, TemplateList } from './list-or-single';
 import { TemplateError } from './template-error';
 import { assignVariable, conditional, isTruthy, splitArgs, toComparable, toNumber, toPlainJson, toText } from './template-values';
 
@@ -123,7 +123,7 @@ export const logicHelpers: Record<string, HelperDelegate> = {
       default: throw new TemplateError(`math: unknown operator ${toText(values[1])} (use + - * / %)`);
     }
   },
-  /** `{{range 1 5}}` -> [1, 2, 3, 4, 5] */
+  /** `{{range 1 5}}` -> [1, 2, 3, 4, 5] (a TemplateList, printed so) */
   range(...args: unknown[]) {
     const { values } = splitArgs(args);
     const from = toNumber(values[0]);
@@ -131,26 +131,26 @@ export const logicHelpers: Record<string, HelperDelegate> = {
     if (!Number.isInteger(from) || !Number.isInteger(to)) throw new TemplateError('range: bounds must be integers');
     if (Math.abs(to - from) > 100_000) throw new TemplateError('range: at most 100000 numbers');
     const step = from <= to ? 1 : -1;
-    const out: number[] = [];
+    const out = new TemplateList<number>();
     for (let i = from; step > 0 ? i <= to : i >= to; i += step) out.push(i);
     return out;
   },
   array(...args: unknown[]) {
-    return splitArgs(args).values;
+    return TemplateList.fromValues(splitArgs(args).values);
   },
   /** `{{arrayAdd (array 1 2) 3}}`, `position='start'|'end'|n` (default end). */
   arrayAdd(...args: unknown[]) {
     const { values, options } = splitArgs(args);
     const list = toList(values[0], 'arrayAdd');
     list.splice(positionIn(list, options.hash.position, 'arrayAdd', list.length), 0, values[1]);
-    return list;
+    return TemplateList.fromValues(list);
   },
   /** `{{arrayRemove (array 1 2 3) position=1}}`, `position='start'|'end'|n` (default end). */
   arrayRemove(...args: unknown[]) {
     const { values, options } = splitArgs(args);
     const list = toList(values[0], 'arrayRemove');
     if (list.length > 0) list.splice(positionIn(list, options.hash.position, 'arrayRemove', list.length - 1), 1);
-    return list;
+    return TemplateList.fromValues(list);
   },
   /** `{{#assign 'name'}}value{{/assign}}` then `{{name}}`. */
   assign(this: unknown, ...args: unknown[]) {

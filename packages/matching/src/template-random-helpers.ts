@@ -1,5 +1,6 @@
 import { randomInt as cryptoRandomInt, randomUUID } from 'node:crypto';
 import type { HelperDelegate } from 'handlebars';
+import { TemplateList } from './list-or-single';
 import { TemplateError } from './template-error';
 import { splitArgs, toNumber, toPlainJson } from './template-values';
 
@@ -52,7 +53,7 @@ export const randomHelpers: Record<string, HelperDelegate> = {
     if (options.hash.count === undefined) return pool[Math.floor(Math.random() * pool.length)];
     const count = Math.min(toNumber(options.hash.count), pool.length);
     const copy = [...pool];
-    const picked: unknown[] = [];
+    const picked = new TemplateList<unknown>();
     for (let i = 0; i < count; i++) picked.push(copy.splice(Math.floor(Math.random() * copy.length), 1)[0]);
     return picked;
   },

@@ -18,6 +18,7 @@ const cases: [string, string][] = [
   ["{{date (parseDate '2021-06-14T10:11:12Z') format='yyyy-MM-dd HH:mm:ss'}}|{{date (parseDate '14/06/2021' format='dd/MM/yyyy') offset='1 days' format='yyyy-MM-dd'}}|{{truncateDate (parseDate '2021-06-14T10:11:12Z') 'first day of month'}}", "2021-06-14 10:11:12|2021-06-15|2021-06-01T00:00:00Z"],
   ["{{regexExtract request.body '[A-Z][a-z]+'}}|{{#contains 'abcde' 'bcd'}}c{{/contains}}|{{#matches '123' '[0-9]+'}}m{{/matches}}|{{size 'abcd'}}|{{formData 'a=1&b=x%20y' 'f' urlDecode=true}}{{f.b}}", "Bob|c|m|4|x y"],
   ["{{xPath '<a><b>hi</b></a>' '/a/b/text()'}}|{{toJson (array 1 2)}}|{{formatJson '{\"a\":{\"b\":[1,2]}}'}}", "hi|[ 1, 2 ]|{\n  \"a\" : {\n    \"b\" : [ 1, 2 ]\n  }\n}"],
+  ["{{array 1 'two' true}}|{{range 3 8}}|{{arrayAdd (array 1 'three') 2 position=1}}|{{arrayRemove (array 1 2 'three') position=1}}|{{array}}|{{array (array 1 2) 3}}|{{pickRandom (array 1 1 1) count=2}}|{{upper (array 'a' 'b')}}|{{array 1.5 null}}|{{array (parseJson '{\"a\":1}')}}", "[1, two, true]|[3, 4, 5, 6, 7, 8]|[1, 2, three]|[1, three]|[]|[[1, 2], 3]|[1, 1]|[A, B]|[1.5, null]|[{a=1}]"],
   ["{{jsonMerge '{\"a\":1,\"o\":{\"x\":1}}' '{\"b\":2,\"o\":{\"y\":2}}'}}|{{parameters.p}}", "{\"a\":1,\"o\":{\"x\":1,\"y\":2},\"b\":2}|param"],
 ];
 
