@@ -68,6 +68,22 @@ describe('/__admin/requests', () => {
     expect((await call(engine.url, 'GET', '/__admin/requests')).json().meta.total).toBe(1);
   });
 
+  it('answers what remove removed newest first, as WireMock does (find and count stay oldest first)', async () => {
+    await seed();
+    const removed = (await call(engine.url, 'POST', '/__admin/requests/remove', { urlPathPattern: '/.*' })).json();
+    expect(removed.serveEvents.map((e: any) => e.request.url)).toEqual(['/orders', '/users?page=1']);
+  });
+
+  it('answers a serve event id that is not a UUID with 400 (code 10), as WireMock does; an unknown one with 404', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await call(engine.url, method, '/__admin/requests/not-a-uuid');
+      expect(res.status).toBe(400);
+      expect(res.json()).toEqual({ errors: [{ code: 10, title: 'not-a-uuid is not a valid UUID' }] });
+    }
+    expect((await call(engine.url, 'GET', '/__admin/requests/00000000-0000-0000-0000-000000000000')).status).toBe(404);
+    expect((await call(engine.url, 'DELETE', '/__admin/requests/00000000-0000-0000-0000-000000000000')).status).toBe(200);
+  });
+
   it('removes the requests served by stubs whose metadata matches', async () => {
     await call(engine.url, 'POST', '/__admin/mappings', { request: { urlPath: '/tagged' }, response: {}, metadata: { team: 'a' } });
     await seed();
@@ -77,12 +93,13 @@ describe('/__admin/requests', () => {
     expect((await call(engine.url, 'GET', '/__admin/requests')).json().meta.total).toBe(2);
   });
 
-  it('lists unmatched requests and their near misses with a distance', async () => {
+  it('lists unmatched requests (newest first, as WireMock) and their near misses with a distance', async () => {
     await seed();
     await call(engine.url, 'GET', '/userz');
     const unmatched = (await call(engine.url, 'GET', '/__admin/requests/unmatched')).json().requests;
-    expect(unmatched.map((r: any) => r.url)).toEqual(['/orders', '/userz']);
+    expect(unmatched.map((r: any) => r.url)).toEqual(['/userz', '/orders']);
     const nearMisses = (await call(engine.url, 'GET', '/__admin/requests/unmatched/near-misses')).json().nearMisses;
+    expect([...new Set(nearMisses.map((n: any) => n.request.url))]).toEqual(['/userz', '/orders']);
     const forUserz = nearMisses.find((n: any) => n.request.url === '/userz');
     expect(forUserz).toMatchObject({ stubMapping: { name: 'users' }, matchResult: { distance: expect.any(Number) } });
     expect(forUserz.matchResult.distance).toBeGreaterThan(0);

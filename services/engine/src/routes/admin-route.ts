@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response, Router } from 'express';
-import { exceedsJsonNestingDepth, MAX_JSON_NESTING_DEPTH } from '@mockyard/matching';
+import { exceedsJsonNestingDepth, isStubId, MAX_JSON_NESTING_DEPTH } from '@mockyard/matching';
 import { HttpProblem, type ApiRegistry, type Logger } from '@mockyard/service-kit';
 import { AdminError } from '../domain/admin-error';
 
@@ -61,6 +61,16 @@ export function readJson(req: Request): unknown {
 
 function jsonError(detail: string): AdminError {
   return new AdminError(422, [{ code: 10, source: { pointer: '/' }, title: 'Error parsing JSON', detail }]);
+}
+
+/**
+ * An id from the path (a stub's, a serve event's): ids are UUIDs, and WireMock answers anything else 400
+ * (code 10), not 404. Lower-cased, as stored ids are: WireMock parses it with UUID.fromString, which takes any case.
+ */
+export function uuidParam(param: unknown): string {
+  const id = String(param);
+  if (!isStubId(id)) throw AdminError.badRequest(`${id} is not a valid UUID`, 10);
+  return id.toLowerCase();
 }
 
 export function readInt(value: unknown, name: string): number | undefined {

@@ -1,7 +1,7 @@
 import { isStubId } from '@mockyard/matching';
 import { AdminError } from '../domain/admin-error';
 import type { MockEngine } from '../domain/mock-engine';
-import { addAdminRoute, readInt, readJson, type AdminRouteContext } from './admin-route';
+import { addAdminRoute, readInt, readJson, uuidParam, type AdminRouteContext } from './admin-route';
 
 /** WireMock's `/__admin/mappings` family. */
 export function registerMappingRoutes(ctx: AdminRouteContext, engine: MockEngine) {
@@ -49,21 +49,11 @@ export function registerMappingRoutes(ctx: AdminRouteContext, engine: MockEngine
     if (!id) throw AdminError.invalidEntity([{ path: '/id', message: 'id is required' }]);
     return engine.updateStub(id, body);
   });
-  addAdminRoute(ctx, 'get', '/mappings/:id', 'Get one stub mapping', (req) => engine.getStub(stubIdOf(req.params.id)));
-  addAdminRoute(ctx, 'put', '/mappings/:id', 'Replace one stub mapping', (req) => engine.updateStub(stubIdOf(req.params.id), readJson(req)));
+  addAdminRoute(ctx, 'get', '/mappings/:id', 'Get one stub mapping', (req) => engine.getStub(uuidParam(req.params.id)));
+  addAdminRoute(ctx, 'put', '/mappings/:id', 'Replace one stub mapping', (req) => engine.updateStub(uuidParam(req.params.id), readJson(req)));
   addAdminRoute(ctx, 'delete', '/mappings/:id', 'Delete one stub mapping', async (req) => {
-    await engine.removeStub(stubIdOf(req.params.id));
+    await engine.removeStub(uuidParam(req.params.id));
   });
-}
-
-/**
- * A stub id from the path: stub ids are UUIDs, and WireMock answers anything else 400 (code 10), not 404.
- * Lower-cased, as stored ids are: WireMock parses it with UUID.fromString, which takes any case.
- */
-function stubIdOf(param: unknown): string {
-  const id = String(param);
-  if (!isStubId(id)) throw AdminError.badRequest(`${id} is not a valid UUID`, 10);
-  return id.toLowerCase();
 }
 
 /**

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { AdminError } from '../domain/admin-error';
 import { compileMetadataMatcher, type MockEngine } from '../domain/mock-engine';
 import { toLoggedRequestJson, toServeEventJson, type ServeEvent } from '../domain/serve-event';
-import { addAdminRoute, readInt, readJson, type AdminRouteContext } from './admin-route';
+import { addAdminRoute, readInt, readJson, uuidParam, type AdminRouteContext } from './admin-route';
 
 function parsePattern(json: unknown): RequestPattern {
   const result = validateRequestPattern(json ?? {});
@@ -84,6 +84,8 @@ function toMatchResultJson(result: MatchResult) {
 export function registerRequestRoutes(ctx: AdminRouteContext, engine: MockEngine) {
   const journal = engine.journal;
   const disabled = () => ({ requestJournalDisabled: !journal.isEnabled });
+  // As WireMock orders them: find and count oldest first; the journal, unmatched, near-misses and what remove
+  // removed newest first.
   const chronological = () => journal.list().reverse();
 
   addAdminRoute(ctx, 'get', '/requests', 'List served requests, newest first (limit, since)', (req) => {
@@ -102,40 +104,41 @@ export function registerRequestRoutes(ctx: AdminRouteContext, engine: MockEngine
   });
   addAdminRoute(ctx, 'post', '/requests/remove', 'Remove journal requests matching a request pattern', (req) => {
     const compiled = compileRequestPattern(parsePattern(readJson(req)));
-    const removed = chronological().filter((e) => matchRequestPattern(compiled, e.request).isExactMatch);
+    const removed = journal.list().filter((e) => matchRequestPattern(compiled, e.request).isExactMatch);
     for (const e of removed) journal.remove(e.id);
     return { serveEvents: removed.map(toServeEventJson) };
   });
   addAdminRoute(ctx, 'post', '/requests/remove-by-metadata', 'Remove journal requests served by stubs with matching metadata', (req) => {
     const matches = compileMetadataMatcher(readJson(req));
-    const removed = chronological().filter((e) => e.stubMapping && matches(e.stubMapping.metadata));
+    const removed = journal.list().filter((e) => e.stubMapping && matches(e.stubMapping.metadata));
     for (const e of removed) journal.remove(e.id);
     return { serveEvents: removed.map(toServeEventJson) };
   });
   addAdminRoute(ctx, 'get', '/requests/unmatched', 'List requests no stub matched', () => ({
-    requests: chronological()
+    requests: journal
+      .list()
       .filter((e) => !e.wasMatched)
       .map(loggedOf),
     ...disabled(),
   }));
   addAdminRoute(ctx, 'get', '/requests/unmatched/near-misses', 'Nearest stubs for each unmatched request', () => {
     const stubs = engine.allStubs();
-    const nearMisses = chronological()
+    const nearMisses = journal
+      .list()
       .filter((e) => !e.wasMatched)
       .flatMap((e) =>
         findNearMisses(stubs, e.request, 3, (s) => engine.stubs.get(s.id)?.compiled).map((nm) => ({ request: loggedOf(e), stubMapping: nm.stubMapping, matchResult: toMatchResultJson(nm.matchResult) })),
       );
     return { nearMisses };
   });
-  // ids in any case, as WireMock reads them (UUID.fromString); the journal's are lower case
   addAdminRoute(ctx, 'get', '/requests/:id', 'Get one serve event', (req) => {
-    const event = journal.get(String(req.params.id).toLowerCase());
+    const event = journal.get(uuidParam(req.params.id));
     if (!event) throw AdminError.notFound(`No request with id ${req.params.id} in the journal`);
     return toServeEventJson(event);
   });
   // as WireMock: removing what is not (or no longer) there succeeds
   addAdminRoute(ctx, 'delete', '/requests/:id', 'Remove one serve event', (req) => {
-    journal.remove(String(req.params.id).toLowerCase());
+    journal.remove(uuidParam(req.params.id));
     return {};
   });
 
