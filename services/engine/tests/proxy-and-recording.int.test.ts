@@ -126,6 +126,30 @@ describe('recording', () => {
     expect(stubs.filter((m: any) => m.request.url === '/things/1')).toHaveLength(1);
   });
 
+  it('with persist false adds the recorded stubs in memory (inline bodies, not persistent), as WireMock does', async () => {
+    await call(engine.url, 'POST', '/__admin/recordings/start', { targetBaseUrl: upstream.url, persist: false });
+    await call(engine.url, 'GET', '/memory/1');
+    const [recorded] = (await call(engine.url, 'POST', '/__admin/recordings/stop')).json().mappings;
+    expect(recorded).toMatchObject({ request: { url: '/memory/1' }, response: { status: 200, body: expect.stringContaining('/memory/1') } });
+    expect(recorded.persistent).toBeUndefined();
+    expect(recorded.response.bodyFileName).toBeUndefined();
+    const stubs = (await call(engine.url, 'GET', '/__admin/mappings')).json().mappings;
+    expect(stubs.filter((m: any) => m.request.url === '/memory/1').map((m: any) => m.id)).toEqual([recorded.id]);
+    const before = upstream.received.length;
+    expect((await call(engine.url, 'GET', '/memory/1')).json().path).toBe('/memory/1');
+    expect(upstream.received.length).toBe(before);
+  });
+
+  it("records the upstream's headers, not the Matched-Stub-Id/-Name of the recorder's proxy stub: a replay names its own stub", async () => {
+    await call(engine.url, 'POST', '/__admin/recordings/start', { targetBaseUrl: upstream.url });
+    await call(engine.url, 'GET', '/named/1');
+    const [recorded] = (await call(engine.url, 'POST', '/__admin/recordings/stop')).json().mappings;
+    expect(Object.keys(recorded.response.headers).map((h) => h.toLowerCase())).toEqual(['content-type', 'x-upstream']);
+    const replay = await call(engine.url, 'GET', '/named/1');
+    expect(replay.headers['matched-stub-id']).toBe(recorded.id);
+    expect(replay.headers['matched-stub-name']).toBe(recorded.name);
+  });
+
   it('records repeats as a scenario', async () => {
     await call(engine.url, 'POST', '/__admin/recordings/start', { targetBaseUrl: upstream.url, persist: true, repeatsAsScenarios: true });
     await call(engine.url, 'GET', '/counter');

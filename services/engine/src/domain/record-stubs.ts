@@ -26,7 +26,11 @@ export interface GeneratedStub {
 /** WireMock's defaults: text bodies over 10 KiB and every binary body go to files (when persisting). */
 const DEFAULT_TEXT_THRESHOLD = 10240;
 const DEFAULT_BINARY_THRESHOLD = 0;
-const DROPPED_RESPONSE_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+/**
+ * Not recorded: framing and connection headers, and the Matched-Stub-Id/-Name the engine adds to what a stub
+ * answered (the recorder's proxy stub, or an engine upstream): a replayed stub reports its own.
+ */
+const DROPPED_RESPONSE_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date', 'matched-stub-id', 'matched-stub-name']);
 
 /** Parses "2 kb", "1.5MB", "512" into bytes. */
 export function parseSize(value: string | number | undefined, fallback: number): number {

@@ -89,7 +89,7 @@ export class Recorder {
     const events = this.captured.filter(filterMatcher(this.spec));
     this.captured = [];
     this.proxyStubId = undefined;
-    return this.install(generateStubs(events, this.spec), this.spec);
+    return this.install(generateStubs(events, this.spec));
   }
 
   async snapshot(json: unknown): Promise<{ mappings: StubMapping[] } | { ids: string[] }> {
@@ -101,16 +101,16 @@ export class Recorder {
       .reverse()
       .filter((e) => e.response && (allowNonProxied || e.proxiedTo !== undefined) && matches(e))
       .filter((e) => !spec.targetBaseUrl || e.proxiedTo === undefined || e.proxiedTo.startsWith(spec.targetBaseUrl));
-    const stubs = await this.install(generateStubs(events, spec), spec);
+    const stubs = await this.install(generateStubs(events, spec));
     return spec.outputFormat === 'IDS' ? { ids: stubs.map((s) => s.id) } : { mappings: stubs };
   }
 
   /**
-   * Adds recorded stubs (only when persisting, as WireMock does). An existing stub with the same request and
-   * scenario step is replaced, so recording the same traffic again does not pile up duplicates.
+   * Adds recorded stubs, as WireMock does whether or not it persists them (`persist: false` makes them
+   * in-memory stubs with inline bodies, see buildOne). An existing stub with the same request and scenario
+   * step is replaced, so recording the same traffic again does not pile up duplicates.
    */
-  private async install(generated: GeneratedStub[], spec: RecordSpec): Promise<StubMapping[]> {
-    if (spec.persist === false) return generated.map((g) => g.stub);
+  private async install(generated: GeneratedStub[]): Promise<StubMapping[]> {
     const existing = new Map<string, string>();
     for (const stub of this.engine.allStubs()) existing.set(stepKey(stub), stub.id);
     for (const g of generated) {
