@@ -62,6 +62,7 @@ describeWithEngines(`stubs, journal, proxy and recording on the active engine (g
     const res = await call(hub.url, 'POST', '/hub/admin/mappings', { body: { request: { method: 'GET', urlPathx: '/bad' }, response: { status: 200 } } });
     expect(res.status).toBe(422);
     expect(res.body.detail).toContain('urlPathx');
+    expect(res.body.errors).toEqual([{ path: 'body.request.urlPathx', message: expect.stringContaining('urlPathx') }]);
     expect(res.body.engine.id).toBe('local');
   });
 

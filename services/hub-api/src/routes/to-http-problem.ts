@@ -1,3 +1,4 @@
+import type { Problem } from '@mockyard/contracts';
 import { HttpProblem } from '@mockyard/service-kit';
 import { summarizeEngine } from '../domain/engine-ref';
 import { HubError } from '../domain/hub-errors';
@@ -17,7 +18,8 @@ export function toHttpProblem(err: unknown): unknown {
       const status = (err as unknown as { status: number }).status;
       const kind = status === 404 ? 'notFound' : status === 401 ? 'unauthorized' : status === 403 ? 'forbidden' : status === 409 ? 'conflict' : 'validation';
       const body = (err as unknown as { body: unknown }).body;
-      return new HttpProblem(status, kind, err.message, { ...engine, ...(body && typeof body === 'object' ? { engineResponse: body } : {}) });
+      const errors = engineErrors(body);
+      return new HttpProblem(status, kind, err.message, { ...(errors ? { errors } : {}), ...engine, ...(body && typeof body === 'object' ? { engineResponse: body } : {}) });
     }
     case 'engineUnreachable':
     case 'engineFailed':
@@ -34,4 +36,27 @@ export function toHttpProblem(err: unknown): unknown {
 /** Express error middleware placed before the kit's handler. */
 export function hubErrorMapper(err: unknown, _req: unknown, _res: unknown, next: (err: unknown) => void) {
   next(toHttpProblem(err));
+}
+
+/**
+ * An engine's WireMock errors (`{"errors":[{source:{pointer}, title, detail}]}`) as the problem's `errors`,
+ * each JSON pointer read as a path into the request body (`/request/headers/X` → `body.request.headers.X`),
+ * as the hub names the fields its own validation refuses; undefined when the body has none.
+ */
+export function engineErrors(body: unknown): Problem['errors'] {
+  const list = body && typeof body === 'object' ? (body as { errors?: unknown }).errors : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const errors = list.flatMap((item) => {
+    const { source, title, detail } = (item ?? {}) as { source?: { pointer?: unknown }; title?: unknown; detail?: unknown };
+    const message = [detail, title].find((x): x is string => typeof x === 'string' && x !== '');
+    if (!message) return [];
+    const pointer = typeof source?.pointer === 'string' ? source.pointer : '';
+    const segments = pointer
+      .split('/')
+      .slice(1)
+      .filter((segment) => segment !== '')
+      .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+    return [{ path: ['body', ...segments].join('.'), message }];
+  });
+  return errors.length ? errors : undefined;
 }
