@@ -23,4 +23,8 @@ describe('StubMappingSchema', () => {
   ])('refuses a request method that is %s', (_name, method) => {
     expect(StubMappingSchema.safeParse(stubWithMethod(method)).success).toBe(false);
   });
+
+  it.each([[0, true], [1, true], [2147483647, true], [-1, false], [1.5, false]])('takes priority %p: %p (as the engine does)', (priority, ok) => {
+    expect(StubMappingSchema.safeParse({ ...stubWithMethod('GET'), priority }).success).toBe(ok);
+  });
 });

@@ -15,7 +15,8 @@ export const StubMappingSchema = z.looseObject({
   id: z.string().optional(),
   uuid: z.string().optional(),
   name: z.string().optional(),
-  priority: z.number().int().min(1).optional(),
+  // 0 and up, as the engine takes it (WireMock takes any integer): a stub read from an engine goes back unchanged
+  priority: z.number().int().min(0).optional(),
   request: z.looseObject({ method: MethodPatternSchema.optional() }),
   response: z.looseObject({ status: z.number().int().optional() }),
   persistent: z.boolean().optional(),

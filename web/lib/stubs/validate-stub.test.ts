@@ -22,7 +22,7 @@ describe('stub validation before sending', () => {
 
   it.each([
     [{ response: { status: 200 } }, 'request', /request must be an object/],
-    [{ request: {}, response: { status: 200 }, priority: 0 }, 'priority', /1 or more/],
+    [{ request: {}, response: { status: 200 }, priority: -1 }, 'priority', /0 or more/],
     [{ request: {}, response: { status: 200 }, priority: 1.5 }, 'priority', /integer/],
     [{ request: { method: 5 }, response: {} }, 'request.method', /name such as "GET"/],
     [{ request: { method: { oneOf: 'GET' } }, response: {} }, 'request.method', /oneOf/],
@@ -46,7 +46,7 @@ describe('stub validation before sending', () => {
   });
 
   it('points a schema problem at the key it names', () => {
-    const text = JSON.stringify({ request: {}, response: {}, priority: 0 }, null, 2);
+    const text = JSON.stringify({ request: {}, response: {}, priority: -1 }, null, 2);
     const [problem] = validateStubText(text).problems;
     expect(text.slice(problem.from, problem.to)).toBe('"priority"');
   });

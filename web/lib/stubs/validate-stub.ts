@@ -12,7 +12,7 @@ export const EditableStubSchema = z
     id: z.string().optional(),
     uuid: z.string().optional(),
     name: z.string().optional(),
-    priority: z.number({ error: 'priority must be a number' }).int('priority must be an integer').min(1, 'priority must be 1 or more').optional(),
+    priority: z.number({ error: 'priority must be a number' }).int('priority must be an integer').min(0, 'priority must be 0 or more').optional(),
     persistent: z.boolean().optional(),
     request: z.looseObject({
       method: z
