@@ -2,7 +2,7 @@ import type { CompiledContentPattern } from './compiled-content-pattern';
 import { findOperator } from './find-operator';
 import { compileUserRegex } from './compile-user-regex';
 import { joinPath, PatternError } from './pattern-error';
-import { compileXPath, isElementNode, parseXml, parseXmlCached, serializeXml, textOfNode, measureXmlDistance } from './xml-match';
+import { compileXPath, formatPrettyXml, isElementNode, parseXml, parseXmlCached, serializeXml, textOfNode, measureXmlDistance } from './xml-match';
 
 type CompileFn = (spec: unknown, path: string) => CompiledContentPattern;
 
@@ -83,7 +83,7 @@ export function compileXPathPattern(spec: Record<string, unknown>, value: unknow
       if (result.nodes.length === 0) return subMatcher.distance(undefined);
       let best = 1;
       for (const node of result.nodes) {
-        const text = subMatcher.operator === 'equalToXml' && isElementNode(node) ? serializeXml(node) : textOfNode(node);
+        const text = !isElementNode(node) ? textOfNode(node) : subMatcher.operator === 'equalToXml' ? serializeXml(node) : `${formatPrettyXml(node, 0, false)}\n`;
         best = Math.min(best, subMatcher.distance(text));
         if (best === 0) break;
       }

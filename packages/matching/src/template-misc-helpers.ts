@@ -4,8 +4,7 @@ import { ListOrSingle } from './list-or-single';
 import { parseQueryString } from './parsed-request';
 import { TemplateError } from './template-error';
 import { assignVariable, splitArgs, toText } from './template-values';
-import type { XmlNode } from './xml-match';
-import { compileXPath, isElementNode, parseXml, serializeXml, textOfNode } from './xml-match';
+import { compileXPath, formatPrettyXml, isElementNode, parseXml, serializeXml, textOfNode } from './xml-match';
 
 function selectXPath(xml: string, expression: string, helper: string): string | undefined {
   const document = parseXml(xml);
@@ -79,23 +78,4 @@ function rawForm(body: string): Record<string, string[]> {
     (out[name] ??= []).push(eq < 0 ? '' : pair.slice(eq + 1));
   }
   return out;
-}
-
-function escapeXml(text: string, attribute: boolean): string {
-  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return attribute ? escaped.replace(/"/g, '&quot;') : escaped;
-}
-
-function formatPrettyXml(node: XmlNode, depth: number, compact: boolean): string {
-  const indent = compact ? '' : '  '.repeat(depth);
-  const newline = compact ? '' : '\n';
-  const attributes = Array.from(node.attributes ?? []).map((attribute) => ` ${attribute.name}="${escapeXml(attribute.value, true)}"`).join('');
-  const children = Array.from(node.childNodes);
-  const elements = children.filter((child) => child.nodeType === 1);
-  const text = children.filter((child) => child.nodeType === 3 || child.nodeType === 4).map((child) => child.nodeValue ?? '').join('').trim();
-  if (elements.length === 0) {
-    return text === '' ? `${indent}<${node.nodeName}${attributes}/>` : `${indent}<${node.nodeName}${attributes}>${escapeXml(text, false)}</${node.nodeName}>`;
-  }
-  const inner = elements.map((child) => formatPrettyXml(child, depth + 1, compact)).join(newline);
-  return `${indent}<${node.nodeName}${attributes}>${newline}${inner}${newline}${indent}</${node.nodeName}>`;
 }

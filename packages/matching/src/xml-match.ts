@@ -246,3 +246,27 @@ export function textOfNode(node: XmlNode): string {
 export function isElementNode(node: XmlNode): boolean {
   return node.nodeType === ELEMENT;
 }
+
+function escapeXml(text: string, attribute: boolean): string {
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return attribute ? escaped.replace(/"/g, '&quot;') : escaped;
+}
+
+/**
+ * An element pretty-printed as WireMock prints XML (2 spaces, a text-only element on one line, `<e/>` when
+ * empty); `compact` without whitespace between elements. The formatXml helper, and the text an XPath sub-matcher
+ * sees of an element (with Java's trailing newline, see compile-xml-pattern).
+ */
+export function formatPrettyXml(node: XmlNode, depth: number, compact: boolean): string {
+  const indent = compact ? '' : '  '.repeat(depth);
+  const newline = compact ? '' : '\n';
+  const attributes = Array.from(node.attributes ?? []).map((attribute) => ` ${attribute.name}="${escapeXml(attribute.value, true)}"`).join('');
+  const children = Array.from(node.childNodes);
+  const elements = children.filter((child) => child.nodeType === 1);
+  const text = children.filter((child) => child.nodeType === 3 || child.nodeType === 4).map((child) => child.nodeValue ?? '').join('').trim();
+  if (elements.length === 0) {
+    return text === '' ? `${indent}<${node.nodeName}${attributes}/>` : `${indent}<${node.nodeName}${attributes}>${escapeXml(text, false)}</${node.nodeName}>`;
+  }
+  const inner = elements.map((child) => formatPrettyXml(child, depth + 1, compact)).join(newline);
+  return `${indent}<${node.nodeName}${attributes}>${newline}${inner}${newline}${indent}</${node.nodeName}>`;
+}
