@@ -20,6 +20,7 @@ describe('matchRequestPattern', () => {
     ['method ANY', { method: 'ANY' }, { method: 'DELETE' }, true],
     ['the same method', { method: 'GET' }, {}, true],
     ['another method', { method: 'POST' }, {}, false],
+    ['the method in any case (a deliberate difference: WireMock never matches "get")', { method: 'get' }, {}, true],
     ['method oneOf', { method: { oneOf: ['PUT', 'GET'] } }, {}, true],
     ['method noneOf', { method: { noneOf: ['GET'] } }, {}, false],
     ['url: path and query exactly', { url: '/things/7?q=a&q=b&page=2' }, {}, true],
