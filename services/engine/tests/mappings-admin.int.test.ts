@@ -163,7 +163,12 @@ describe('deprecated WireMock 2 paths', () => {
     expect((await call(engine.url, 'GET', '/edited')).status).toBe(200);
     expect((await call(engine.url, 'POST', '/__admin/mappings/remove', { id })).status).toBe(200);
     expect((await call(engine.url, 'GET', '/__admin/mappings')).json().meta.total).toBe(0);
-    expect((await call(engine.url, 'POST', '/__admin/mappings/remove', { request: { urlPath: '/none' } })).status).toBe(404);
+    await call(engine.url, 'POST', '/__admin/mappings', stub('/by-request'));
+    expect((await call(engine.url, 'POST', '/__admin/mappings/remove', stub('/by-request'))).status).toBe(200);
+    expect((await call(engine.url, 'GET', '/__admin/mappings')).json().meta.total).toBe(0);
+    // as WireMock: removing what is not there succeeds
+    expect((await call(engine.url, 'POST', '/__admin/mappings/remove', { request: { urlPath: '/none' } })).status).toBe(200);
+    expect((await call(engine.url, 'POST', '/__admin/mappings/remove', { id: '00000000-0000-0000-0000-000000000000' })).status).toBe(200);
   });
 });
 

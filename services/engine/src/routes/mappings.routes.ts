@@ -35,13 +35,11 @@ export function registerMappingRoutes(ctx: AdminRouteContext, engine: MockEngine
     await engine.removeByMetadata(readJson(req));
     return {};
   });
+  // As WireMock 3.13.2: removing what is not there succeeds (200), by id or by request.
   addAdminRoute(ctx, 'post', '/mappings/remove', 'Remove a stub mapping by id or identical request (deprecated path)', async (req) => {
     const body = readJson(req) as { id?: unknown; uuid?: unknown; request?: unknown } | undefined;
-    const id = bodyStubIdOf(body);
-    if (id) return void (await engine.removeStub(id));
-    const same = engine.allStubs().find((s) => JSON.stringify(s.request) === JSON.stringify(body?.request));
-    if (!same) throw AdminError.notFound('No stub mapping with that id or request');
-    await engine.removeStub(same.id);
+    const id = bodyStubIdOf(body) ?? engine.allStubs().find((s) => JSON.stringify(s.request) === JSON.stringify(body?.request))?.id;
+    if (id && engine.stubs.get(id)) await engine.removeStub(id);
   });
   addAdminRoute(ctx, 'post', '/mappings/edit', 'Replace a stub mapping by the id in its body (deprecated path)', (req) => {
     const body = readJson(req) as { id?: unknown; uuid?: unknown } | undefined;
