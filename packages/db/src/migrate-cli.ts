@@ -1,6 +1,7 @@
 // `npm run db:migrate`: applies committed migrations to the configured database (offline-safe).
 import { datasourceField, loadConfig } from '@mockyard/config';
 import pg from 'pg';
+import { createDatabaseIfMissing } from './ensure-database';
 import { migrate } from './migrate';
 
 async function main() {
@@ -9,6 +10,7 @@ async function main() {
     process.stdout.write('In-memory datasource: migrations are applied when each service starts.\n');
     return;
   }
+  if (await createDatabaseIfMissing(datasource.url)) process.stdout.write(`Created database ${new URL(datasource.url).pathname.slice(1)}\n`);
   const client = new pg.Client({ connectionString: datasource.url });
   await client.connect();
   try {
