@@ -91,13 +91,17 @@ export const LoggedResponseSchema = z.object({
 });
 export type LoggedResponse = z.infer<typeof LoggedResponseSchema>;
 
-/** An event of the live feed (`GET /api/stream`): the exchange without headers and bodies. */
+/**
+ * An event of the live feed (`GET /api/stream`), and an item of `GET /api/exchanges?view=summary`: the
+ * exchange without headers and bodies.
+ */
 export const ExchangeSummarySchema = z.object({
   id: z.string(),
   seq: z.number().int(),
   startedAt: z.iso.datetime(),
   durationMs: z.number().nullable(),
   source: TrafficSourceSchema,
+  engineId: z.string().nullable(),
   method: z.string(),
   url: z.string(),
   host: z.string(),

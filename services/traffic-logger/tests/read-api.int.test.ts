@@ -117,6 +117,38 @@ describe('/api/exchanges', () => {
     });
   });
 
+  it('lists summaries with view=summary: the full view\'s rows and totals, as the live feed sends them (sizes, engine, no headers or bodies)', async () => {
+    for (const query of ['size=4', 'size=2&page=1', 'url=orders', 'method=POST&url=example']) {
+      const full = (await get(`/api/exchanges?${query}`)).body;
+      const summary = (await get(`/api/exchanges?${query}&view=summary`)).body;
+      expect(summary.totalElements).toBe(full.totalElements);
+      expect(summary.content.map((s: { id: string }) => s.id)).toEqual(full.content.map((x: { id: string }) => x.id));
+      for (const [i, x] of full.content.entries()) {
+        expect(summary.content[i]).toEqual({
+          id: x.id,
+          seq: x.seq,
+          startedAt: x.startedAt,
+          durationMs: x.durationMs,
+          source: x.source,
+          engineId: x.engineId,
+          method: x.request.method,
+          url: x.request.url,
+          host: x.request.host,
+          path: x.request.path,
+          status: x.response?.status ?? null,
+          error: x.error,
+          requestBodySize: x.request.body?.size ?? 0,
+          responseBodySize: x.response?.body?.size ?? 0,
+          matchedStubId: x.matchedStubId,
+        });
+      }
+    }
+    expect((await get(`/api/exchanges?view=summary&method=POST&url=orders`)).body.content[0]).toMatchObject({ id: events[1].id, requestBodySize: 12 });
+    const bad = await get('/api/exchanges?view=rows');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([expect.objectContaining({ path: 'query.view', message: 'view must be full or summary' })]);
+  });
+
   it('shows an exchange without response with its error', async () => {
     const { body } = await get(`/api/exchanges/${events[4].id}`);
     expect(body).toMatchObject({ response: null, error: 'connect ECONNREFUSED 127.0.0.1:9' });

@@ -11,11 +11,16 @@ export const TRAFFIC_BASE = '/bff/traffic';
 export const HISTORY_PAGE_SIZE = 100;
 
 export const trafficClient = {
+  /**
+   * A page of history rows as summaries, the live feed's shape (sizes and engine, no headers or bodies): rows
+   * look the same live and after a reload, and a page of large captured bodies stays a few KB.
+   */
   async fetchHistory(filters: TrafficFilters, page: number, size = HISTORY_PAGE_SIZE) {
     const query = toApiQuery(filters);
+    query.set('view', 'summary');
     query.set('page', String(page));
     query.set('size', String(size));
-    const result = await requestJson(`${TRAFFIC_BASE}/requests?${query}`, ExchangePageSchema);
+    const result = await requestJson(`${TRAFFIC_BASE}/exchanges?${query}`, ExchangePageSchema);
     return { ...result, rows: result.content.map(toExchangeRow) as ExchangeRow[] };
   },
   fetchExchange: (id: string) => requestJson(`${TRAFFIC_BASE}/exchanges/${encodeURIComponent(id)}`, ExchangeDetailSchema),

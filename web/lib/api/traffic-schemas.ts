@@ -8,10 +8,10 @@ import { CapturedBodySchema, HeadersSchema } from '@mockyard/contracts';
 const nullableNumber = z.number().nullable().optional();
 const nullableString = z.string().nullable().optional();
 
+/** An ExchangeSummary: an event of the live feed, and a history row (`/api/exchanges?view=summary`). */
 export const ExchangeSummaryWireSchema = z.looseObject({
   id: z.union([z.string(), z.number()]).transform(String),
   seq: z.number().optional(),
-  timestamp: z.string().optional(),
   startedAt: z.string().optional(),
   source: z.string().optional(),
   engineId: nullableString,
@@ -21,11 +21,8 @@ export const ExchangeSummaryWireSchema = z.looseObject({
   path: nullableString,
   status: nullableNumber,
   durationMs: nullableNumber,
-  requestSize: nullableNumber,
-  responseSize: nullableNumber,
   requestBodySize: nullableNumber,
   responseBodySize: nullableNumber,
-  body: CapturedBodySchema.nullable().optional(),
   error: nullableString,
 });
 export type ExchangeSummaryWire = z.infer<typeof ExchangeSummaryWireSchema>;
@@ -50,7 +47,7 @@ export function toExchangeRow(wire: ExchangeSummaryWire): ExchangeRow {
   const { host, path } = splitUrl(wire.url);
   return {
     id: wire.id,
-    timestamp: wire.timestamp ?? wire.startedAt ?? new Date().toISOString(),
+    timestamp: wire.startedAt ?? new Date().toISOString(),
     source: wire.source ?? 'proxy',
     engineId: wire.engineId ?? null,
     method: wire.method.toUpperCase(),
@@ -59,8 +56,8 @@ export function toExchangeRow(wire: ExchangeSummaryWire): ExchangeRow {
     path: wire.path ?? path,
     status: wire.status ?? null,
     durationMs: wire.durationMs ?? null,
-    requestSize: wire.requestBodySize ?? wire.requestSize ?? wire.body?.size ?? null,
-    responseSize: wire.responseBodySize ?? wire.responseSize ?? null,
+    requestSize: wire.requestBodySize ?? null,
+    responseSize: wire.responseBodySize ?? null,
     error: wire.error ?? null,
   };
 }

@@ -23,11 +23,12 @@ describe('live feed rows', () => {
 
   it('parses the logger summary event and skips malformed ones', () => {
     const row = parseFeedEvent(JSON.stringify({
-      id: 'x', seq: 7, startedAt: '2026-11-22T10:00:00.000Z', durationMs: 5, source: 'forward', method: 'get',
+      id: 'x', seq: 7, startedAt: '2026-11-22T10:00:00.000Z', durationMs: 5, source: 'forward', engineId: null, method: 'get',
       url: 'http://api.test:81/a?b=1', host: 'api.test', path: '/a', status: 201, error: null,
       requestBodySize: 3, responseBodySize: 9, matchedStubId: null,
     }));
     expect(row).toMatchObject({ id: 'x', method: 'GET', host: 'api.test', path: '/a', status: 201, requestSize: 3, responseSize: 9, source: 'forward' });
+    expect(parseFeedEvent(JSON.stringify({ id: 'e', startedAt: '2026-11-22T10:00:00.000Z', source: 'engine', engineId: 'local', method: 'GET', url: 'http://127.0.0.1:9090/x', status: 404, requestBodySize: 0, responseBodySize: 14 }))).toMatchObject({ engineId: 'local', responseSize: 14 });
     expect(parseFeedEvent('not json')).toBeUndefined();
     expect(parseFeedEvent('{"id":"x"}')).toBeUndefined();
   });

@@ -4,8 +4,7 @@ import type { ExchangeFilter } from '../domain/exchange-filter';
 import type { StoredExchange } from '../domain/stored-exchange';
 
 /** Columns every read selects, in the shape `toStoredExchange` maps. */
-export const EXCHANGE_COLUMNS = Prisma.raw(
-  [
+const COLUMN_LIST = [
     'id::text AS id',
     'seq',
     'started_at',
@@ -40,8 +39,30 @@ export const EXCHANGE_COLUMNS = Prisma.raw(
     'matched_stub_id',
     'near_miss',
     'stored_at',
-  ].join(', '),
-);
+];
+
+export const EXCHANGE_COLUMNS = Prisma.raw(COLUMN_LIST.join(', '));
+
+/**
+ * The same columns for a list of summaries (ExchangeSummary): headers, bodies and the near-miss report, the
+ * large values, are not read (PostgreSQL does not even fetch their out-of-line parts). A body that was
+ * captured comes back with empty data and its size; toStoredExchange's other fields are as stored.
+ */
+const SUMMARY_STANDINS: Record<string, string> = {
+  request_headers: `'{}'::jsonb AS request_headers`,
+  request_body: `(CASE WHEN request_body IS NULL THEN NULL ELSE ''::text END) AS request_body`,
+  response_headers: `(CASE WHEN response_headers IS NULL THEN NULL ELSE '{}'::jsonb END) AS response_headers`,
+  response_body: `(CASE WHEN response_body IS NULL THEN NULL ELSE ''::text END) AS response_body`,
+  near_miss: 'NULL::text AS near_miss',
+};
+export const EXCHANGE_SUMMARY_COLUMNS = Prisma.raw(COLUMN_LIST.map((column) => SUMMARY_STANDINS[column] ?? column).join(', '));
+
+/** Which columns a list reads: every one, or what a summary needs (EXCHANGE_SUMMARY_COLUMNS). */
+export type ExchangeProjection = 'full' | 'summary';
+
+export function columnsOf(projection: ExchangeProjection): Prisma.Sql {
+  return projection === 'summary' ? EXCHANGE_SUMMARY_COLUMNS : EXCHANGE_COLUMNS;
+}
 
 /** Newest first: start time, then storage order. Every filter index ends with these two columns. */
 export const NEWEST_FIRST = Prisma.sql`ORDER BY started_at DESC, seq DESC`;

@@ -2,7 +2,7 @@ import { Prisma, type DbHandle } from '@mockyard/db';
 import type { ExchangeFilter } from '../domain/exchange-filter';
 import type { NewExchange, StoredExchange } from '../domain/stored-exchange';
 import { chooseIndexedPart } from '../domain/url-trigrams';
-import { buildExchangeConditions, EXCHANGE_COLUMNS, NEWEST_FIRST, toStoredExchange, type UrlConditionOptions } from './exchange-sql';
+import { buildExchangeConditions, columnsOf, EXCHANGE_COLUMNS, NEWEST_FIRST, toStoredExchange, type ExchangeProjection, type UrlConditionOptions } from './exchange-sql';
 import { UrlTrigramStats, type UrlSample } from './url-trigram-stats';
 
 /**
@@ -78,10 +78,11 @@ export class ExchangeRepo {
   }
 
   /** One page, newest first; fetches one extra row to know whether more follow. */
-  async list(filter: ExchangeFilter, page: number, size: number): Promise<ListResult> {
-    if (filter.urlContains !== undefined) return this.listByUrl(filter, page, size);
+  async list(filter: ExchangeFilter, page: number, size: number, projection: ExchangeProjection = 'full'): Promise<ListResult> {
+    const columns = columnsOf(projection);
+    if (filter.urlContains !== undefined) return this.listByUrl(filter, page, size, columns);
     const rows = await this.rows(Prisma.sql`
-      SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE ${buildExchangeConditions(filter)}
+      SELECT ${columns} FROM exchanges WHERE ${buildExchangeConditions(filter)}
       ${NEWEST_FIRST} LIMIT ${size + 1}::int OFFSET ${page * size}::bigint`);
     return { items: rows.slice(0, size).map(toStoredExchange), hasMore: rows.length > size };
   }
@@ -100,11 +101,11 @@ export class ExchangeRepo {
    *    host with a common substring: the host's index);
    * 3. else the planner's own plan (a common substring missing from recent traffic).
    */
-  private async listByUrl(filter: ExchangeFilter, page: number, size: number): Promise<ListResult> {
+  private async listByUrl(filter: ExchangeFilter, page: number, size: number, columns: Prisma.Sql): Promise<ListResult> {
     const sample = await this.urlStats.sample();
     const expectedInWindow = sample ? sample.shareContaining(filter.urlContains as string) * URL_RECENT_WINDOW : Infinity;
     if (expectedInWindow >= ((page + 1) * size + 1) / 2) {
-      const recent = await this.listAmongNewest(filter, page, size);
+      const recent = await this.listAmongNewest(filter, page, size, columns);
       if (recent) return recent;
     }
     const options = urlOptions(filter, sample);
@@ -118,14 +119,14 @@ export class ExchangeRepo {
       matches = Prisma.sql`SELECT seq, started_at FROM exchanges WHERE ${where}`;
     } else {
       const rows = await this.rows(Prisma.sql`
-        SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE ${where}
+        SELECT ${columns} FROM exchanges WHERE ${where}
         ${NEWEST_FIRST} LIMIT ${size + 1}::int OFFSET ${page * size}::bigint`);
       return { items: rows.slice(0, size).map(toStoredExchange), hasMore: rows.length > size };
     }
     // Every match is at hand here, so the exact total comes with the page (no count afterwards).
     const rows = await this.rows(Prisma.sql`
       WITH matches AS MATERIALIZED (${matches})
-      SELECT ${EXCHANGE_COLUMNS}, (SELECT count(*) FROM matches)::int AS matches_total FROM exchanges
+      SELECT ${columns}, (SELECT count(*) FROM matches)::int AS matches_total FROM exchanges
       WHERE seq IN (SELECT seq FROM matches ${NEWEST_FIRST} LIMIT ${size + 1}::int OFFSET ${page * size}::bigint)
       ${NEWEST_FIRST}`);
     const total = rows.length > 0 ? Number(rows[0].matches_total) : undefined;
@@ -152,11 +153,11 @@ export class ExchangeRepo {
    * satisfy the other filters; undefined otherwise. Exact: every match outside that window is older than
    * every row in it.
    */
-  private async listAmongNewest(filter: ExchangeFilter, page: number, size: number): Promise<ListResult | undefined> {
+  private async listAmongNewest(filter: ExchangeFilter, page: number, size: number, columns: Prisma.Sql): Promise<ListResult | undefined> {
     if ((page + 1) * size >= URL_RECENT_WINDOW) return undefined;
     const others = buildExchangeConditions({ ...filter, urlContains: undefined });
     const rows = await this.rows(Prisma.sql`
-      SELECT ${EXCHANGE_COLUMNS} FROM (
+      SELECT ${columns} FROM (
         SELECT * FROM exchanges WHERE ${others} ${NEWEST_FIRST} LIMIT ${URL_RECENT_WINDOW}::int
       ) newest
       WHERE ${buildExchangeConditions({ urlContains: filter.urlContains })}

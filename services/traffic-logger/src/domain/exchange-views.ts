@@ -74,6 +74,7 @@ export function toExchangeSummary(x: StoredExchange): ExchangeSummary {
     startedAt: x.startedAt.toISOString(),
     durationMs: x.durationMs,
     source: x.source,
+    engineId: x.engineId,
     method: x.method,
     url: x.url,
     host: x.host,

@@ -89,6 +89,14 @@ export const FilterQuerySchema = z.strictObject({
 
 export const RequestsQuerySchema = PageQuerySchema.extend(FilterQuerySchema.shape);
 
+/** GET /api/exchanges: RequestsQuerySchema and `view`, whole exchanges or the live feed's summaries. */
+export const ExchangesQuerySchema = RequestsQuerySchema.extend({
+  view: single('view')
+    .refine((v) => v === undefined || v === 'full' || v === 'summary', 'view must be full or summary')
+    .transform((v) => (v ?? 'full') as 'full' | 'summary')
+    .describe('full (default): request and response with headers and bodies; summary: what a monitor row needs (as the live feed sends it), no headers or bodies'),
+});
+
 export function toExchangeFilter(q: z.output<typeof FilterQuerySchema>): ExchangeFilter {
   const filter: ExchangeFilter = {
     method: q.method,

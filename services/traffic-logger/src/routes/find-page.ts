@@ -1,5 +1,6 @@
 import { buildPage, type Page } from '@mockyard/contracts';
 import type { ExchangeRepo } from '../adapters/exchange.repo';
+import type { ExchangeProjection } from '../adapters/exchange-sql';
 import type { ExchangeFilter } from '../domain/exchange-filter';
 import type { StoredExchange } from '../domain/stored-exchange';
 
@@ -15,8 +16,9 @@ export async function findPage<T>(
   size: number,
   count: { exactLimit: number; timeoutMs: number },
   view: (x: StoredExchange) => T,
+  projection: ExchangeProjection = 'full',
 ): Promise<Page<T>> {
-  const list = await repo.list(filter, page, size);
+  const list = await repo.list(filter, page, size, projection);
   const content = list.items.map(view);
   if (!list.hasMore && (content.length > 0 || page === 0)) {
     return buildPage(content, { totalElements: page * size + content.length, exact: true, hasMore: false }, page, size);

@@ -1,9 +1,10 @@
 import { Router } from 'express';
-import { LoggedExchangeSchema, LoggedRequestSchema, LoggedResponseSchema, pageSchema, ProblemSchema } from '@mockyard/contracts';
+import { z } from 'zod';
+import { ExchangeSummarySchema, LoggedExchangeSchema, LoggedRequestSchema, LoggedResponseSchema, pageSchema, ProblemSchema } from '@mockyard/contracts';
 import { parseInput, type ApiRegistry } from '@mockyard/service-kit';
 import type { ExchangeRepo } from '../adapters/exchange.repo';
-import { toLoggedExchange, toLoggedRequest, toLoggedResponse } from '../domain/exchange-views';
-import { RequestsQuerySchema, toExchangeFilter } from './exchange-query';
+import { toExchangeSummary, toLoggedExchange, toLoggedRequest, toLoggedResponse } from '../domain/exchange-views';
+import { ExchangesQuerySchema, RequestsQuerySchema, toExchangeFilter } from './exchange-query';
 import { findPage } from './find-page';
 
 export interface ReadRoutesDeps {
@@ -52,14 +53,19 @@ export function createRequestsRoutes(deps: ReadRoutesDeps, api: ApiRegistry): Ro
     method: 'get',
     path: '/api/exchanges',
     summary: 'Logged exchanges (request and response together), paged and filtered',
-    description: TOTALS_NOTE,
+    description: `${TOTALS_NOTE} With view=summary each item is an ExchangeSummary (the live feed's shape: sizes, no headers or bodies), which the database serves without reading headers and bodies.`,
     tags: ['traffic'],
-    query: RequestsQuerySchema,
-    responses: { 200: { description: 'a page of exchanges', schema: pageSchema(LoggedExchangeSchema) }, 400: bad },
+    query: ExchangesQuerySchema,
+    responses: { 200: { description: 'a page of exchanges (view=full) or of summaries (view=summary)', schema: z.union([pageSchema(LoggedExchangeSchema), pageSchema(ExchangeSummarySchema)]) }, 400: bad },
   });
   router.get('/api/exchanges', async (req, res) => {
-    const q = parseInput(RequestsQuerySchema, req.query, 'query');
-    res.json(await findPage(deps.repo, toExchangeFilter(q), q.page, q.size, deps.count, toLoggedExchange));
+    const q = parseInput(ExchangesQuerySchema, req.query, 'query');
+    const filter = toExchangeFilter(q);
+    res.json(
+      q.view === 'summary'
+        ? await findPage(deps.repo, filter, q.page, q.size, deps.count, toExchangeSummary, 'summary')
+        : await findPage(deps.repo, filter, q.page, q.size, deps.count, toLoggedExchange),
+    );
   });
 
   return router;
