@@ -45,7 +45,9 @@ it('streams stored exchanges as Server-Sent Events whose id is the storage seq',
   const received = await feed.next('exchange', 3);
   // Storage order: the instance's consumers may commit the three entries in any order.
   expect(dataOf(received).map((d) => d.id).sort()).toEqual(events.map((e) => e.id).sort());
-  expect(dataOf(received).find((d) => d.id === events[1].id)).toMatchObject({ method: 'POST', status: 503, host: 'api.example.test', source: 'proxy' });
+  expect(dataOf(received).find((d) => d.id === events[1].id)).toMatchObject({ method: 'POST', status: 503, host: 'api.example.test', source: 'proxy', engineId: null, responseBodySize: 0 });
+  // the feed's rows are read without their bodies, sizes kept
+  expect(dataOf(received).find((d) => d.id === events[0].id)).toMatchObject({ requestBodySize: 0, responseBodySize: 12 });
   const ids = received.map((e) => Number(e.id));
   expect(ids).toEqual([...ids].sort((a, b) => a - b));
   expect(dataOf(received).map((d) => d.seq)).toEqual(ids);

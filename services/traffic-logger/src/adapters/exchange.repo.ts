@@ -2,7 +2,7 @@ import { Prisma, type DbHandle } from '@mockyard/db';
 import type { ExchangeFilter } from '../domain/exchange-filter';
 import type { NewExchange, StoredExchange } from '../domain/stored-exchange';
 import { chooseIndexedPart } from '../domain/url-trigrams';
-import { buildExchangeConditions, columnsOf, EXCHANGE_COLUMNS, NEWEST_FIRST, toStoredExchange, type ExchangeProjection, type UrlConditionOptions } from './exchange-sql';
+import { buildExchangeConditions, columnsOf, EXCHANGE_COLUMNS, EXCHANGE_SUMMARY_COLUMNS, NEWEST_FIRST, toStoredExchange, type ExchangeProjection, type UrlConditionOptions } from './exchange-sql';
 import { UrlTrigramStats, type UrlSample } from './url-trigram-stats';
 
 /**
@@ -200,10 +200,13 @@ export class ExchangeRepo {
     return rows[0] ? toStoredExchange(rows[0]) : undefined;
   }
 
-  /** Rows stored after `afterSeq`, in storage order (the live feed's source). */
+  /**
+   * Rows stored after `afterSeq`, in storage order: the live feed's source, which sends summaries, so they are
+   * read as summaries (EXCHANGE_SUMMARY_COLUMNS: no headers, bodies' data empty).
+   */
   async listAfterSeq(afterSeq: number, limit: number, filter: ExchangeFilter = {}): Promise<StoredExchange[]> {
     const rows = await this.rows(Prisma.sql`
-      SELECT ${EXCHANGE_COLUMNS} FROM exchanges WHERE seq > ${afterSeq}::bigint AND ${buildExchangeConditions(filter)}
+      SELECT ${EXCHANGE_SUMMARY_COLUMNS} FROM exchanges WHERE seq > ${afterSeq}::bigint AND ${buildExchangeConditions(filter)}
       ORDER BY seq LIMIT ${limit}::int`);
     return rows.map(toStoredExchange);
   }
