@@ -110,6 +110,15 @@ describe('POST/GET /proxy?url=… forwarding and capture', () => {
     expect(redirect.headers.location).toBe('/echo');
     const teapot = await call(proxyUrl(`${upstream.url}/status/418`));
     expect([teapot.status, teapot.statusMessage, teapot.body.toString()]).toEqual([418, 'Custom Reason', 'status 418']);
+    // an empty reason phrase stays empty (Node would write its own: "unknown", "OK")
+    const raw = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 299 \r\nContent-Length: 2\r\nConnection: close\r\n\r\nok')));
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const empty = await call(proxyUrl(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/no-reason`));
+      expect([empty.status, empty.statusMessage, empty.body.toString()]).toEqual([299, '', 'ok']);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 
   it('drops hop-by-hop headers, sets Host to the target and adds X-Forwarded-For/-Proto/-Host', async () => {

@@ -180,7 +180,8 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
     }
     try {
       // One writeHead with the raw list keeps repeated headers (Set-Cookie) and the target's spelling.
-      if (statusMessage) res.writeHead(statusCode, statusMessage, headers);
+      // The target's reason phrase as sent, an empty one too ("HTTP/1.1 299 "): Node would put its own in.
+      if (statusMessage !== undefined) res.writeHead(statusCode, statusMessage, headers);
       else res.writeHead(statusCode, headers);
     } catch (err) {
       upstreamResponse = undefined;

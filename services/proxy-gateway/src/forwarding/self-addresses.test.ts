@@ -20,6 +20,9 @@ describe('SelfAddresses.isLoop', () => {
     ['localhost', 8080, '/proxyish', false],
     ['localhost', 9999, '/proxy', false],
     ['example.test', 8080, '/proxy', false],
+    // names that merely start like a loopback address are other hosts
+    ['127.example.com', 8080, '/proxy', false],
+    ['127.0.0.1.nip.io', 8888, '/', false],
   ])('%s:%d%s is a loop: %s', (hostname, port, pathname, expected) => {
     expect(self.isLoop({ hostname, port, pathname })).toBe(expected);
   });

@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 
 /**
@@ -28,7 +29,8 @@ export class SelfAddresses {
   /** True when `target` would come back to this gateway's /proxy or its forward-proxy port. */
   isLoop(target: { hostname: string; port: number; pathname: string }): boolean {
     const host = normalizeHost(target.hostname);
-    if (!this.hosts.has(host) && !host.endsWith('.localhost') && !/^127\./.test(host)) return false;
+    // any 127.x.y.z address is this machine's loopback; a DNS name that starts with "127." is not
+    if (!this.hosts.has(host) && !host.endsWith('.localhost') && !(isIPv4(host) && host.startsWith('127.'))) return false;
     if (this.forwardProxyPorts.has(target.port)) return true;
     return this.gatewayPorts.has(target.port) && /^\/proxy\/?$/i.test(target.pathname);
   }
