@@ -25,4 +25,5 @@ export const problemTypes = {
   unavailable: 'https://mockyard.dev/problems/service-unavailable',
   forbidden: 'https://mockyard.dev/problems/forbidden',
   internal: 'https://mockyard.dev/problems/internal',
+  notImplemented: 'https://mockyard.dev/problems/not-implemented',
 } as const;

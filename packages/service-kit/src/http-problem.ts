@@ -14,6 +14,7 @@ const TITLES: Record<ProblemKind, string> = {
   unavailable: 'Service unavailable',
   forbidden: 'Forbidden',
   internal: 'Internal server error',
+  notImplemented: 'Not implemented',
 };
 
 /** An expected failure that maps to an RFC 9457 problem response. Throw it from routes. */

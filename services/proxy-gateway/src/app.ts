@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
-import { ApiRegistry, createAllowedHosts, createServiceApp, finishApp, refusedHostProblem, type Logger } from '@mockyard/service-kit';
+import { ApiRegistry, createAllowedHosts, createServiceApp, finishApp, HttpProblem, refusedHostProblem, type Logger } from '@mockyard/service-kit';
 import type { ForwarderOptions } from './forwarding/forward-exchange';
 import type { SelfAddresses } from './forwarding/self-addresses';
 import { sendProblem } from './forwarding/send-problem';
@@ -25,7 +25,7 @@ export interface GatewayApp {
   /** The public port's request handler: /proxy directly, everything else through express. */
   handler: http.RequestListener;
   app: Express;
-  /** Hand the HTTP server's 'upgrade' events here (WebSockets to the dashboard). */
+  /** Hand the HTTP server's WebSocket 'upgrade' events here (other upgrades: serveWithoutUpgrade). */
   upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): void;
 }
@@ -61,18 +61,19 @@ export function createApp(deps: GatewayDeps): GatewayApp {
     else app(req, res);
   };
   const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!allowedHosts.allows(req.headers.host)) {
-      const body = JSON.stringify(refusedHostProblem(req.headers.host ?? '').toProblem(req.url));
-      socket.on('error', () => socket.destroy());
-      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-      return;
-    }
+    if (!allowedHosts.allows(req.headers.host)) return endWithProblem(socket, refusedHostProblem(req.headers.host ?? ''), 'Forbidden', req.url);
     if (!isProxyPath(req.url)) return internal.upgrade(req, socket, head);
-    // Protocol upgrades are not proxied through /proxy: the exchange could not be captured as HTTP.
-    socket.on('error', () => socket.destroy());
-    socket.end('HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUpgrade requests are not proxied through /proxy\n');
+    // WebSockets are not proxied through /proxy: the exchange could not be captured as HTTP.
+    endWithProblem(socket, new HttpProblem(501, 'notImplemented', 'WebSocket upgrades are not proxied through /proxy: the exchange could not be captured as HTTP'), 'Not Implemented', req.url);
   };
   return { handler, app, upgrade, close: internal.close };
+}
+
+/** Answers an upgrade request on its raw socket with a problem+json and closes the connection. */
+function endWithProblem(socket: Duplex, problem: HttpProblem, reason: string, instance: string | undefined): void {
+  const body = JSON.stringify(problem.toProblem(instance));
+  socket.on('error', () => socket.destroy());
+  socket.end(`HTTP/1.1 ${problem.status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 /**

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import Redis from 'ioredis';
 import { publisherRedisOptions, TrafficPublisher } from '@mockyard/bus';
 import { startServer, type Logger } from '@mockyard/service-kit';
@@ -7,6 +8,7 @@ import type { GatewayConfig } from './config';
 import { createForwardProxyServer } from './forward-proxy/create-forward-proxy-server';
 import { createForwarder } from './forwarding/create-forwarder';
 import { SelfAddresses } from './forwarding/self-addresses';
+import { isWebSocketUpgrade, serveWithoutUpgrade } from './routes/plain-upgrade';
 import { createWorkerLink, type WorkerLink } from './workers/worker-link';
 import { openWorkerSpool } from './workers/worker-spool';
 
@@ -86,7 +88,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger, worker
     connectionsCheckingInterval: Math.max(100, Math.floor(config.proxyHeadersTimeoutMs / 4)),
   };
   const publicServer = http.createServer(serverOptions, gateway.handler);
-  publicServer.on('upgrade', gateway.upgrade);
+  // WebSocket handshakes go to the dashboard's and services' sockets; any other upgrade is served as the plain
+  // request it also is (see serveWithoutUpgrade).
+  publicServer.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (isWebSocketUpgrade(req)) gateway.upgrade(req, socket, head);
+    else serveWithoutUpgrade(publicServer, req, socket, head);
+  });
   const proxyServer = createForwardProxyServer({ forwarder: forwarder.options, self, trustForwardedFor: config.proxyTrustForwardedFor, logger, serverOptions });
   // A connection with no traffic either way is closed (0: never).
   for (const s of [publicServer, proxyServer]) s.timeout = config.proxyIdleTimeoutMs;

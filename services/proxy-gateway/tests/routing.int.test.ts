@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { startServer, type StartedServer } from '@mockyard/service-kit';
 import { createTestRedis, freePort, type TestRedis } from '@mockyard/testkit';
 import { call, json } from './support/http-call';
@@ -117,15 +118,49 @@ describe('one public address: internal routes, docs, health and metrics', () => 
     expect(res.headers['x-request-id']).toBe('trace-42');
   });
 
-  it('refuses a protocol upgrade on /proxy with 501', async () => {
-    const status = await new Promise<number>((resolve, reject) => {
+  it('refuses a WebSocket upgrade on /proxy with 501 problem+json', async () => {
+    const res = await new Promise<http.IncomingMessage & { text?: string }>((resolve, reject) => {
       const req = http.request(`${gateway.url}/proxy?url=${web.url}/`, { headers: { Connection: 'Upgrade', Upgrade: 'websocket' } });
-      req.on('response', (res) => resolve(res.statusCode!));
+      req.on('response', (response) => {
+        let text = '';
+        response.on('data', (c: Buffer) => (text += c.toString()));
+        response.on('end', () => resolve(Object.assign(response, { text })));
+      });
       req.on('upgrade', () => reject(new Error('upgraded')));
       req.on('error', reject);
       req.end();
     });
-    expect(status).toBe(501);
+    expect(res.statusCode).toBe(501);
+    expect(res.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(res.text!)).toMatchObject({ status: 501, title: 'Not implemented', detail: expect.stringContaining('WebSocket upgrades are not proxied through /proxy') });
+  });
+
+  it('serves requests offering another upgrade (curl --http2 sends h2c) as the plain requests they are, body and keep-alive included', async () => {
+    const host = `127.0.0.1:${gateway.port}`;
+    const socket = net.connect(gateway.port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+    const responses = (n: number) =>
+      new Promise<string[]>((resolve, reject) => {
+        const check = () => {
+          const parts = text.split(/(?=HTTP\/1\.1 )/).filter((p) => /\r\n\r\n[\s\S]*\}$/.test(p));
+          if (parts.length >= n) resolve(parts);
+        };
+        socket.on('data', check);
+        socket.on('error', reject);
+        socket.on('close', () => reject(new Error(`closed after: ${text}`)));
+      });
+    socket.write(
+      `POST /proxy?url=${logger.url}/echo HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\nContent-Length: 5\r\n\r\nhello`,
+    );
+    const [first] = await responses(1);
+    socket.write(`GET /api/requests?after=h2c HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: foo\r\n\r\n`);
+    const [, second] = await responses(2);
+    socket.destroy();
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    expect(JSON.parse(first.slice(first.indexOf('\r\n\r\n') + 4))).toMatchObject({ service: 'logger', method: 'POST', url: '/echo', body: 'hello' });
+    expect(second).toMatch(/^HTTP\/1\.1 200 /);
+    expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toMatchObject({ service: 'logger', method: 'GET', url: '/api/requests?after=h2c' });
   });
 
   it('answers 502 problem naming the internal service that is down', async () => {
