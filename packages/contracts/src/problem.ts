@@ -26,4 +26,5 @@ export const problemTypes = {
   forbidden: 'https://mockyard.dev/problems/forbidden',
   internal: 'https://mockyard.dev/problems/internal',
   notImplemented: 'https://mockyard.dev/problems/not-implemented',
+  requestTimeout: 'https://mockyard.dev/problems/request-timeout',
 } as const;

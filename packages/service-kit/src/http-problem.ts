@@ -15,6 +15,7 @@ const TITLES: Record<ProblemKind, string> = {
   forbidden: 'Forbidden',
   internal: 'Internal server error',
   notImplemented: 'Not implemented',
+  requestTimeout: 'Request timeout',
 };
 
 /** An expected failure that maps to an RFC 9457 problem response. Throw it from routes. */

@@ -211,6 +211,22 @@ describe('POST/GET /proxy?url=… forwarding and capture', () => {
     expect(json(res)).toMatchObject({ status: 504, type: expect.stringContaining('gateway-timeout') });
   });
 
+  it('answers 408 problem, not 504, when the client stops sending its body for proxy.timeout-ms (the target waits for it)', async () => {
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(proxyUrl(`${upstream.url}/echo/stalled`), { method: 'POST', headers: { 'Content-Length': '10', 'Content-Type': 'text/plain' } }, (response) => {
+        let body = '';
+        response.on('data', (c: Buffer) => (body += c.toString()));
+        response.on('end', () => resolve({ status: response.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.write('abc'); // 3 of 10 bytes, then nothing
+    });
+    expect(res.status).toBe(408);
+    expect(JSON.parse(res.body)).toMatchObject({ status: 408, type: expect.stringContaining('request-timeout'), detail: expect.stringContaining('sent no part of the request body for 1000 ms') });
+    const [event] = await stream.waitFor((e) => e.url.endsWith('/echo/stalled'));
+    expect(event.error).toContain('sent no part of the request body');
+  });
+
   it('aborts the upstream request when the client goes away', async () => {
     await new Promise<void>((resolve, reject) => {
       const req = http.get(proxyUrl(`${upstream.url}/hang`), (res) => {

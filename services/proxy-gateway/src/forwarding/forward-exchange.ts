@@ -11,7 +11,7 @@ import { toLogSafeUrl } from './log-safe-url';
 import { targetHref, type ForwardTarget } from './parse-target';
 import type { UpstreamDispatcher } from './plain-http-pool';
 import type { ProxyCredentialsCheck } from './proxy-credentials';
-import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
+import { ClientBodyTimeoutError, mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
 
 /** What capture needs; absent when `capture.enabled` is false. */
 export interface CaptureSettings {
@@ -105,7 +105,8 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
     let controller: Dispatcher.DispatchController | undefined;
     let abortReason: Error | undefined;
     let gotResponse = false;
-    const timer = setTimeout(() => abort(new UpstreamTimeoutError(options.timeoutMs)), options.timeoutMs);
+    // Silence while the client's body is still arriving is the client's (408), after it the target's (504).
+    const timer = setTimeout(() => abort(sendsBody && !req.complete ? new ClientBodyTimeoutError(options.timeoutMs) : new UpstreamTimeoutError(options.timeoutMs)), options.timeoutMs);
     responseTimer = timer;
     // the timeout counts from the last byte of the request sent up
     if (sendsBody) req.once('end', () => timer.refresh());
@@ -114,7 +115,7 @@ export function forwardExchange(req: IncomingMessage, res: ServerResponse, targe
       abortReason = reason;
       if (controller) {
         if (!controller.aborted) controller.abort(reason);
-      } else if (reason instanceof UpstreamTimeoutError) {
+      } else if (reason instanceof UpstreamTimeoutError || reason instanceof ClientBodyTimeoutError) {
         // Not started yet (connecting, or queued behind a full pool): answer the timeout now; the request is
         // aborted when it does start (onRequestStart) and its late error finds the response already sent.
         onUpstreamError(reason);

@@ -1,4 +1,4 @@
-import { mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
+import { ClientBodyTimeoutError, mapUpstreamError, UpstreamTimeoutError } from './map-upstream-error';
 
 function withCode(message: string, code?: string): Error & { code?: string } {
   return Object.assign(new Error(message), code ? { code } : {});
@@ -15,6 +15,7 @@ describe('mapUpstreamError', () => {
     [Object.assign(new Error('Response does not match the HTTP/1.1 protocol'), { name: 'HTTPParserError' }), 502, 'sent an invalid HTTP response'],
     [withCode('Connect Timeout Error', 'UND_ERR_CONNECT_TIMEOUT'), 504, 'did not accept the connection in time'],
     [new UpstreamTimeoutError(1500), 504, 'did not answer within 1500 ms'],
+    [new ClientBodyTimeoutError(1500), 408, 'sent no part of the request body for 1500 ms'],
   ])('maps %s to %d', (err, status, detail) => {
     const problem = mapUpstreamError(err, 'http://t.test/');
     expect(problem.status).toBe(status);

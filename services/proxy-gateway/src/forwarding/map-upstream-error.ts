@@ -8,6 +8,17 @@ export class UpstreamTimeoutError extends Error {
   }
 }
 
+/**
+ * Raised by the forwarder when the client stopped sending its request body for `proxy.timeout-ms`: the target
+ * is waiting for the rest, so this is the client's timeout (408), not the target's (504).
+ */
+export class ClientBodyTimeoutError extends Error {
+  readonly code = 'CLIENT_BODY_TIMEOUT';
+  constructor(readonly timeoutMs: number) {
+    super(`no request body bytes from the client within ${timeoutMs} ms`);
+  }
+}
+
 const UNREACHABLE: Record<string, string> = {
   ECONNREFUSED: 'refused the connection',
   ENOTFOUND: 'does not resolve',
@@ -22,9 +33,12 @@ const UNREACHABLE: Record<string, string> = {
   UND_ERR_HEADERS_OVERFLOW: 'sent response headers over the size limit',
 };
 
-/** Maps a failure to reach the target into the problem the client gets: 504 for timeouts, else 502. */
+/** Maps a failure to reach the target into the problem the client gets: 504 for timeouts, else 502 (408 for a stalled upload). */
 export function mapUpstreamError(err: Error & { code?: string }, target: string): HttpProblem {
   if (err instanceof OutboundDeniedError) return toForbiddenProblem(err);
+  if (err instanceof ClientBodyTimeoutError) {
+    return new HttpProblem(408, 'requestTimeout', `The client sent no part of the request body for ${err.timeoutMs} ms (proxy.timeout-ms); the request to ${target} was abandoned`, { target });
+  }
   if (err instanceof UpstreamTimeoutError || err.code === 'ETIMEDOUT' || err.code === 'UND_ERR_CONNECT_TIMEOUT') {
     const what = err instanceof UpstreamTimeoutError ? `did not answer within ${err.timeoutMs} ms` : 'did not accept the connection in time';
     return new HttpProblem(504, 'gatewayTimeout', `Target ${target} ${what}`, { target });
