@@ -120,8 +120,8 @@ describe('forward-proxy port (service.proxy.port): HTTP_PROXY clients and CONNEC
     expect(event.error).toContain('ECONNREFUSED');
   });
 
-  it('answers 400 to a CONNECT back at the proxy port itself', async () => {
-    const { status } = await openTunnel(gateway.proxyPort, `127.0.0.1:${gateway.proxyPort}`, PROXY_CREDENTIALS);
-    expect(status).toBe(400);
+  it('answers 400 to a CONNECT back at the proxy port itself, or at the public port', async () => {
+    expect((await openTunnel(gateway.proxyPort, `127.0.0.1:${gateway.proxyPort}`, PROXY_CREDENTIALS)).status).toBe(400);
+    expect((await openTunnel(gateway.proxyPort, `localhost:${gateway.port}`, PROXY_CREDENTIALS)).status).toBe(400);
   });
 });

@@ -50,7 +50,7 @@ export function relayTunnel(req: IncomingMessage, client: Duplex, head: Buffer, 
     refuse(client, 400, 'Bad Request', `CONNECT needs host:port, got ${JSON.stringify(req.url ?? '')}`);
     return;
   }
-  if (options.self.isLoop({ hostname: target.host, port: target.port, pathname: '/' })) {
+  if (options.self.isLoop({ hostname: target.host, port: target.port })) {
     refuse(client, 400, 'Bad Request', `CONNECT ${req.url} points back at this gateway; proxy loops are refused`);
     return;
   }

@@ -26,4 +26,13 @@ describe('SelfAddresses.isLoop', () => {
   ])('%s:%d%s is a loop: %s', (hostname, port, pathname, expected) => {
     expect(self.isLoop({ hostname, port, pathname })).toBe(expected);
   });
+
+  it.each([
+    ['localhost', 8080, true],
+    ['127.0.0.1', 8888, true],
+    ['localhost', 9999, false],
+    ['example.test', 8080, false],
+  ])('a CONNECT tunnel to %s:%d is a loop: %s (either port of the gateway)', (hostname, port, expected) => {
+    expect(self.isLoop({ hostname, port })).toBe(expected);
+  });
 });

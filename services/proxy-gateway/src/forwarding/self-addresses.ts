@@ -26,13 +26,16 @@ export class SelfAddresses {
     return this;
   }
 
-  /** True when `target` would come back to this gateway's /proxy or its forward-proxy port. */
-  isLoop(target: { hostname: string; port: number; pathname: string }): boolean {
+  /**
+   * True when `target` would come back to this gateway: its /proxy, its forward-proxy port, or (a CONNECT
+   * tunnel, `pathname` undefined) either of its ports.
+   */
+  isLoop(target: { hostname: string; port: number; pathname?: string }): boolean {
     const host = normalizeHost(target.hostname);
     // any 127.x.y.z address is this machine's loopback; a DNS name that starts with "127." is not
     if (!this.hosts.has(host) && !host.endsWith('.localhost') && !(isIPv4(host) && host.startsWith('127.'))) return false;
     if (this.forwardProxyPorts.has(target.port)) return true;
-    return this.gatewayPorts.has(target.port) && /^\/proxy\/?$/i.test(target.pathname);
+    return this.gatewayPorts.has(target.port) && (target.pathname === undefined || /^\/proxy\/?$/i.test(target.pathname));
   }
 }
 
