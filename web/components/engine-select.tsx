@@ -1,6 +1,7 @@
 'use client';
 import { hubClient } from '@/lib/api/hub-client';
 import type { Server } from '@/lib/api/hub-schemas';
+import { classifyHealth } from '@/lib/engines/classify-health';
 import { useResource } from '@/lib/ui/use-resource';
 
 export const ACTIVE_ENGINE = '';
@@ -17,7 +18,7 @@ export function EngineSelect({ value, onChange, label = 'Engine', servers }: { v
         <option value={ACTIVE_ENGINE}>Active engine{active ? ` (${active.name})` : ''}</option>
         {options.map((server) => (
           <option key={server.id} value={server.id}>
-            {server.name} — {server.id === 'local' ? 'local' : server.url}{server.health === 'DOWN' ? ' (down)' : ''}
+            {server.name} — {server.id === 'local' ? 'local' : server.url}{classifyHealth(server.health) === 'down' ? ` (${server.health.toLowerCase()})` : ''}
           </option>
         ))}
       </select>

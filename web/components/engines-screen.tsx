@@ -2,13 +2,10 @@
 import { useState } from 'react';
 import { hubClient } from '@/lib/api/hub-client';
 import type { Server } from '@/lib/api/hub-schemas';
+import { classifyHealth } from '@/lib/engines/classify-health';
 import { formatDuration } from '@/lib/traffic/status-class';
 import { useAction, useResource } from '@/lib/ui/use-resource';
 import { ErrorNote, Loading } from './error-note';
-
-function healthClass(health: string): 'up' | 'down' | 'unknown' {
-  return health === 'UP' ? 'up' : health === 'DOWN' ? 'down' : 'unknown';
-}
 
 /** The engine registry: a fleet view (which engines are down at a glance) and the table to manage them. */
 export function EnginesScreen() {
@@ -22,7 +19,7 @@ export function EnginesScreen() {
   });
   const check = useAction(async () => { await hubClient.checkServers(); servers.reload(); });
   const list = servers.data ?? [];
-  const downCount = list.filter((s) => s.health === 'DOWN').length;
+  const downCount = list.filter((s) => classifyHealth(s.health) === 'down').length;
 
   return (
     <div className="page">
@@ -40,9 +37,9 @@ export function EnginesScreen() {
           </p>
           <section className="fleet" aria-label="Fleet health">
             {list.map((server) => (
-              <div key={server.id} className={`tile ${healthClass(server.health)}`} data-engine-id={server.id}>
+              <div key={server.id} className={`tile ${classifyHealth(server.health)}`} data-engine-id={server.id}>
                 <div className="tile-name">
-                  <span className={`dot ${healthClass(server.health)}`} aria-hidden="true" />
+                  <span className={`dot ${classifyHealth(server.health)}`} aria-hidden="true" />
                   {server.name}
                   {server.active ? <span className="badge active">active</span> : null}
                 </div>
@@ -66,7 +63,7 @@ export function EnginesScreen() {
               <tr key={server.id}>
                 <td><strong>{server.name}</strong> {server.active ? <span className="badge active">active</span> : null} <span className="muted mono small-text">{server.id}</span></td>
                 <td className="mono">{server.url}</td>
-                <td><span className={`badge ${healthClass(server.health)}`}>{server.health.toLowerCase()}</span></td>
+                <td><span className={`badge ${classifyHealth(server.health)}`}>{server.health.toLowerCase()}</span></td>
                 <td>{server.stubCount ?? '—'}</td>
                 <td className="small-text muted">{server.lastCheckedAt ? new Date(server.lastCheckedAt).toLocaleTimeString() : '—'}</td>
                 <td className="row">

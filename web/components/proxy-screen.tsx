@@ -13,6 +13,20 @@ import { ErrorNote, Loading } from './error-note';
 export function ProxyScreen() {
   const pathname = usePathname();
   const engineId = useSearchParams().get('engine') ?? '';
+  return (
+    <div className="page">
+      <div className="row" style={{ alignItems: 'flex-end', marginBottom: 10 }}>
+        <h1 style={{ margin: 0 }}>Proxy &amp; recording</h1>
+        <EngineSelect value={engineId} onChange={(id) => replaceEngineParam(pathname, id || undefined)} />
+      </div>
+      {/* keyed: what was typed, captured or refused on one engine is not carried over to another */}
+      <EngineProxyPanels key={engineId} engineId={engineId} />
+    </div>
+  );
+}
+
+/** The proxy and recording panels of one engine ("" = the active one). */
+function EngineProxyPanels({ engineId }: { engineId: string }) {
   const target = engineId || undefined;
   const proxy = useResource(() => hubClient.fetchProxy(target), `proxy-${engineId}`);
   const recording = useResource(() => hubClient.fetchRecordingStatus(target), `recording-${engineId}`);
@@ -40,12 +54,7 @@ export function ProxyScreen() {
   };
 
   return (
-    <div className="page">
-      <div className="row" style={{ alignItems: 'flex-end', marginBottom: 10 }}>
-        <h1 style={{ margin: 0 }}>Proxy &amp; recording</h1>
-        <EngineSelect value={engineId} onChange={(id) => replaceEngineParam(pathname, id || undefined)} />
-      </div>
-
+    <>
       <section className="panel" aria-labelledby="proxy-title">
         <h2 id="proxy-title" style={{ marginTop: 0 }}>Upstream proxy</h2>
         <p className="muted small-text">Requests that match no stub on this engine are forwarded to the target URL.</p>
@@ -91,6 +100,6 @@ export function ProxyScreen() {
           </div>
         ) : null}
       </section>
-    </div>
+    </>
   );
 }

@@ -26,7 +26,7 @@ export function UnmatchedScreen() {
       .slice(0, 3);
 
   const createStub = (request: WireRequest, nearest?: NearMiss) => {
-    saveStubDraft(buildStubForUnmatched(request, nearest?.stubMapping as { response?: Record<string, unknown>; priority?: number } | undefined));
+    saveStubDraft({ stub: buildStubForUnmatched(request, nearest?.stubMapping as { response?: Record<string, unknown>; priority?: number } | undefined), warnings: [] });
     router.push(buildDraftUrl(target));
   };
 

@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/launch-browser';
 import { prepareScreenshotDir } from './support/screenshot-dir';
@@ -28,9 +29,19 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      const status = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('status') ?? 200);
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ greeting: 'hello-from-upstream', method: req.method, received: body ? JSON.parse(body) : null }));
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const status = Number(query.get('status') ?? 200);
+      // ?latin1: text in a declared charset other than UTF-8
+      if (query.has('latin1')) {
+        res.writeHead(status, { 'content-type': 'text/plain; charset=iso-8859-1' });
+        res.end(Buffer.from('café crème', 'latin1'));
+        return;
+      }
+      // ?padKb=n: a body larger than the capture keeps; ?gzip: compressed
+      const padding = query.has('padKb') ? { padding: 'x'.repeat(Number(query.get('padKb')) * 1024) } : {};
+      const json = JSON.stringify({ greeting: 'hello-from-upstream', method: req.method, received: body ? JSON.parse(body) : null, ...padding });
+      res.writeHead(status, { 'content-type': 'application/json', ...(query.has('gzip') ? { 'content-encoding': 'gzip' } : {}) });
+      res.end(query.has('gzip') ? gzipSync(json) : json);
     });
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -51,6 +62,34 @@ const sendThroughProxy = (path: string, init?: RequestInit) => fetch(`${stack.ga
 const screenshot = (name: string) => page.screenshot({ path: join(shotsDir, `${name}.png`) });
 
 const step = stepWith(() => ({ page, stack }));
+
+/** The registry's entries as the hub lists them. */
+async function listEngines(): Promise<Array<{ id: string; name: string }>> {
+  const listing = await (await fetch(`${stack.gatewayUrl}/hub/admin/registry/servers`)).json();
+  return listing.servers ?? listing;
+}
+
+/** Chooses an engine in the screen's engine select (its accessible name includes the chosen option). */
+const chooseEngine = (id: string) => page.locator('label.field', { has: page.getByText('Engine', { exact: true }) }).locator('select').selectOption(id);
+
+/** A hovered primary button's colours, and the theme's accent text and general hover background. */
+async function readHoveredPrimaryButton(name: string) {
+  const button = page.getByRole('button', { name, exact: true });
+  await button.hover();
+  return button.evaluate((element) => {
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--accent-fg)';
+    probe.style.backgroundColor = 'var(--bg-hover)';
+    document.body.append(probe);
+    const theme = { accentFg: getComputedStyle(probe).color, bgHover: getComputedStyle(probe).backgroundColor };
+    probe.remove();
+    const style = getComputedStyle(element);
+    return { ...theme, color: style.color, background: style.backgroundColor };
+  });
+}
+
+/** The monitor's history requests: summaries of the logged exchanges (trafficClient.fetchHistory). */
+const isHistoryRequest = (url: URL) => url.pathname === '/bff/traffic/exchanges' && url.searchParams.get('view') === 'summary';
 
 /**
  * Holds the page's requests that `matches` until `release` (the history arriving late); `stop` releases them
@@ -104,7 +143,7 @@ describe('the dashboard in a browser, against the real stack', () => {
 
   step('loads the history by itself once the read API answers again', async () => {
     let asked = 0;
-    const historyRequests = (url: URL) => url.pathname === '/bff/traffic/requests';
+    const historyRequests = isHistoryRequest;
     await page.route(historyRequests, async (route) => {
       asked += 1;
       if (asked > 1) return route.continue();
@@ -127,7 +166,7 @@ describe('the dashboard in a browser, against the real stack', () => {
   });
 
   step('keeps what the live feed delivered on top when the history arrives after it', async () => {
-    const history = await holdRequests((url) => url.pathname === '/bff/traffic/requests');
+    const history = await holdRequests(isHistoryRequest);
     try {
       await page.goto(`${stack.gatewayUrl}/?url=%2Fbrowser%2F`);
       await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
@@ -144,7 +183,7 @@ describe('the dashboard in a browser, against the real stack', () => {
   });
 
   step('drops a history page that arrives after the filters changed', async () => {
-    const firstHistoryRequest = (url: URL) => url.pathname === '/bff/traffic/requests' && !url.searchParams.has('method');
+    const firstHistoryRequest = (url: URL) => isHistoryRequest(url) && !url.searchParams.has('method');
     const firstHistory = await holdRequests(firstHistoryRequest);
     try {
       await page.goto(`${stack.gatewayUrl}/?url=%2Fbrowser%2Forders`);
@@ -159,6 +198,16 @@ describe('the dashboard in a browser, against the real stack', () => {
     } finally {
       await firstHistory.stop();
     }
+  });
+
+  step('keeps a filter chosen while the typed URL filter is still waiting to apply', async () => {
+    await page.goto(`${stack.gatewayUrl}/`);
+    await page.getByLabel('URL contains').fill('/browser/orders');
+    await page.getByLabel('Method').selectOption('POST'); // within the typing pause
+    await page.waitForURL((url) => url.searchParams.get('url') === '/browser/orders');
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).searchParams.get('method')).toBe('POST');
+    await expect(page.getByLabel('Method').inputValue()).resolves.toBe('POST');
   });
 
   step('keeps a filter from the page URL across a reload and applies it to the list', async () => {
@@ -208,6 +257,62 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.locator('.list-row', { hasText: '/paused/three' }).waitFor({ timeout: 15_000 });
   });
 
+  step('shows a gzip body decompressed and text in its declared charset, and a gzip response becomes a stub that answers it', async () => {
+    await sendThroughProxy('/encoded/gzip?gzip=1');
+    await sendThroughProxy('/encoded/latin1?latin1=1');
+    await page.goto(`${stack.gatewayUrl}/?url=%2Fencoded%2F`);
+    const detail = page.getByRole('complementary', { name: 'Exchange detail' });
+    await page.locator('.list-row', { hasText: '/encoded/latin1' }).click({ timeout: 15_000 });
+    await detail.getByRole('region', { name: 'Response' }).getByText('café crème').waitFor();
+    await page.locator('.list-row', { hasText: '/encoded/gzip' }).click();
+    const response = detail.getByRole('region', { name: 'Response' });
+    await response.getByText('"hello-from-upstream"').waitFor();
+    await response.getByText('gzip, decompressed').waitFor();
+
+    await detail.getByRole('button', { name: 'Turn into stub…' }).click();
+    await page.waitForURL(/\/stubs\?draft=1/);
+    await expect(page.locator('.cm-content').textContent()).resolves.toContain('"Content-Encoding": "gzip"');
+    await page.getByRole('button', { name: 'Create stub' }).click();
+    await page.getByText(/^Created on/).waitFor();
+    // fetch undoes the gzip as any client does: the stub answers the upstream's JSON, not gzip bytes read as JSON
+    const answer = await fetch(`${stack.engineUrl}/encoded/gzip?gzip=1`);
+    expect({ status: answer.status, encoding: answer.headers.get('content-encoding'), greeting: (await answer.json()).greeting })
+      .toEqual({ status: 200, encoding: 'gzip', greeting: 'hello-from-upstream' });
+  });
+
+  step('warns in the draft when the captured body was truncated', async () => {
+    await sendThroughProxy('/encoded/large?padKb=300');
+    await page.goto(`${stack.gatewayUrl}/?url=%2Fencoded%2Flarge`);
+    await page.locator('.list-row', { hasText: '/encoded/large' }).click({ timeout: 15_000 });
+    const detail = page.getByRole('complementary', { name: 'Exchange detail' });
+    await detail.getByRole('region', { name: 'Response' }).getByText('truncated', { exact: true }).waitFor();
+    await detail.getByRole('button', { name: 'Turn into stub…' }).click();
+    await page.waitForURL(/\/stubs\?draft=1/);
+    await page.getByRole('alert').filter({ hasText: /response body was truncated when it was captured: this draft holds only its first \d+ of \d+ bytes/ }).waitFor();
+  });
+
+  step('offers neither curl nor a stub for a CONNECT tunnel, whose bytes were never decrypted', async () => {
+    const { hostname, port } = new URL(upstreamUrl);
+    await new Promise<void>((resolve, reject) => {
+      const connect = httpRequest({ host: '127.0.0.1', port: stack.ports.SERVICE_PROXY_PORT, method: 'CONNECT', path: `${hostname}:${port}` });
+      connect.on('connect', (answer, socket) => {
+        if (answer.statusCode !== 200) return reject(new Error(`CONNECT answered ${answer.statusCode}`));
+        socket.on('data', () => {});
+        socket.on('end', () => resolve());
+        socket.on('error', reject);
+        socket.end(`GET /through-tunnel HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`);
+      });
+      connect.on('error', reject);
+      connect.end();
+    });
+    await page.goto(`${stack.gatewayUrl}/?source=tunnel`);
+    await page.locator('.list-row', { hasText: 'CONNECT' }).first().click({ timeout: 15_000 });
+    const detail = page.getByRole('complementary', { name: 'Exchange detail' });
+    await detail.getByText('encrypted: bodies not captured', { exact: false }).waitFor();
+    await expect(detail.getByRole('button', { name: 'Copy as curl' }).count()).resolves.toBe(0);
+    await expect(detail.getByRole('button', { name: 'Turn into stub…' }).count()).resolves.toBe(0);
+  });
+
   step('creates a stub in the JSON editor that answers on the engine port and shows in the list', async () => {
     await page.goto(`${stack.gatewayUrl}/stubs`);
     await page.getByRole('button', { name: 'New stub' }).click();
@@ -239,6 +344,29 @@ describe('the dashboard in a browser, against the real stack', () => {
     await screenshot('stub-editor');
   });
 
+  step('opens a fresh editor on each New stub, colours a 5xx stub as an error, and forgets "Created" once it is deleted', async () => {
+    await page.goto(`${stack.gatewayUrl}/stubs`);
+    const editor = page.locator('.cm-content');
+    await page.getByRole('button', { name: 'New stub' }).click();
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('{ "edited": "before the second New stub" }');
+    await page.getByRole('button', { name: 'New stub' }).click();
+    await expect(editor.textContent()).resolves.not.toContain('before the second New stub');
+
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(JSON.stringify({ request: { method: 'GET', urlPath: '/browser-fails' }, response: { status: 503 } }));
+    await page.getByRole('button', { name: 'Create stub' }).click();
+    const created = page.getByText(/^Created on/);
+    await created.waitFor();
+    await page.locator('.stub-item', { hasText: '/browser-fails' }).locator('.status-server-error').waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.locator('.stub-item', { hasText: '/browser-fails' }).waitFor({ state: 'detached' });
+    await expect(created.count()).resolves.toBe(0);
+  });
+
   step('shows the stubs of the engine made active in the registry', async () => {
     const second = await startExtraEngine();
     extraEngines.push(second);
@@ -264,9 +392,29 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.getByText('1 down').waitFor();
     await page.locator('.tile.up', { hasText: 'second' }).waitFor();
     await screenshot('engines');
-    const goneId = await page.locator('.tile', { hasText: 'gone' }).getAttribute('data-engine-id');
-    await page.goto(`${stack.gatewayUrl}/stubs?engine=${goneId}`);
+    const goneId = (await page.locator('.tile', { hasText: 'gone' }).getAttribute('data-engine-id'))!;
+    // switched from an engine whose stubs are shown: the error stands alone, never above the other engine's list
+    await page.goto(`${stack.gatewayUrl}/stubs`);
+    await page.locator('.stub-item', { hasText: '/only-on-second' }).waitFor();
+    await chooseEngine(goneId);
     await page.getByRole('alert').filter({ hasText: 'Could not load the stubs of gone' }).waitFor({ timeout: 20_000 });
+    await expect(page.locator('.stub-item').count()).resolves.toBe(0);
+    await expect(page.getByText(/\d+ of \d+ stubs/).count()).resolves.toBe(0);
+    await page.goto(`${stack.gatewayUrl}/engine-proxy`);
+    await page.getByText('State:').waitFor();
+    await chooseEngine(goneId);
+    await page.getByRole('alert').filter({ hasText: 'Could not read the proxy settings' }).waitFor({ timeout: 20_000 });
+    await expect(page.getByText('State:').count()).resolves.toBe(0);
+
+    // "Make active" that the hub refuses (the engine was removed meanwhile) says so
+    const temporary = await (await fetch(`${stack.gatewayUrl}/hub/admin/registry/servers`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'removed-meanwhile', url: `http://127.0.0.1:${await freePort()}` }),
+    })).json();
+    await page.goto(`${stack.gatewayUrl}/stubs?engine=${temporary.id}`);
+    await page.getByRole('button', { name: 'Make active' }).waitFor();
+    expect((await fetch(`${stack.gatewayUrl}/hub/admin/registry/servers/${temporary.id}`, { method: 'DELETE' })).status).toBeLessThan(300);
+    await page.getByRole('button', { name: 'Make active' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Could not make removed-meanwhile active' }).waitFor();
 
     // edit and remove an engine
     await page.goto(`${stack.gatewayUrl}/engines`);
@@ -347,11 +495,56 @@ describe('the dashboard in a browser, against the real stack', () => {
     await page.getByText(/^[1-9]\d* stubs? captured$/).waitFor();
     await page.getByRole('cell', { name: /\/recorded\/path/ }).first().waitFor();
     await screenshot('proxy-recording');
+    // another engine starts from its own state: no target typed for this one, no stubs captured on it
+    const second = (await listEngines()).find((engine) => engine.name === 'second')!;
+    await chooseEngine(second.id);
+    await page.getByText(/stubs? captured$/).waitFor({ state: 'detached' });
+    await page.getByText('State:').waitFor();
+    await expect(page.getByLabel('Target URL').inputValue()).resolves.toBe('');
+    await expect(page.getByLabel('Record from').inputValue()).resolves.toBe('');
+
+    // a hovered primary button keeps its colours in both themes
+    const light = await readHoveredPrimaryButton('Enable proxy');
+    expect(light.color).toBe(light.accentFg);
+    expect(light.background).not.toBe(light.bgHover);
+    await page.getByRole('button', { name: /Switch to dark theme/ }).click();
+    const dark = await readHoveredPrimaryButton('Enable proxy');
+    expect(dark.color).toBe(dark.accentFg);
+    expect(dark.background).not.toBe(dark.bgHover);
+    expect(dark.accentFg).not.toBe(light.accentFg);
+    await page.getByRole('button', { name: /Switch to light theme/ }).click();
     await page.goto(`${stack.gatewayUrl}/`);
     await page.getByRole('button', { name: /Switch to dark theme/ }).click();
     await page.locator('.list-row').first().click();
     await page.getByRole('complementary', { name: 'Exchange detail' }).waitFor();
     await screenshot('traffic-monitor-dark');
     await page.getByRole('button', { name: /Switch to light theme/ }).click();
+  });
+
+  // last: it deletes the traffic the steps above look at
+  step('forgets the history counts, older pages and held rows once all traffic is deleted', async () => {
+    await Promise.all(Array.from({ length: 105 }, (_, i) => sendThroughProxy(`/bulk/${i}`)));
+    const deadline = Date.now() + 15_000;
+    while ((await (await fetch(`${stack.gatewayUrl}/api/requests?url=%2Fbulk%2F&size=1`)).json()).totalElements < 105) {
+      if (Date.now() > deadline) throw new Error('the 105 exchanges were not all logged within 15 s');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.goto(`${stack.gatewayUrl}/?url=%2Fbulk%2F`);
+    await page.getByText('live', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Load older' }).waitFor();
+    const footer = page.locator('.list-footer');
+    await expect(footer.textContent()).resolves.toContain('in history');
+    await page.getByRole('button', { name: '❚❚ Pause' }).click();
+    await sendThroughProxy('/bulk/held');
+    await page.getByRole('button', { name: '▶ Resume (1 new)' }).waitFor({ timeout: 15_000 });
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete all…' }).click();
+    await page.locator('.list-row').first().waitFor({ state: 'detached' });
+    await expect(footer.textContent()).resolves.not.toContain('in history');
+    await expect(page.getByRole('button', { name: 'Load older' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: '▶ Resume', exact: true }).click();
+    await page.waitForTimeout(300);
+    await expect(page.locator('.list-row').count()).resolves.toBe(0);
   });
 });

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { hubClient } from '@/lib/api/hub-client';
 import type { FanoutStatus, Server } from '@/lib/api/hub-schemas';
+import { classifyHealth } from '@/lib/engines/classify-health';
 import { useAction } from '@/lib/ui/use-resource';
 import { ErrorNote } from '../error-note';
 
@@ -65,7 +66,7 @@ export function FanoutPanel({ servers, mappings }: { servers: Server[]; mappings
                 onChange={(e) => setChosen(e.target.checked ? [...chosen, server.id] : chosen.filter((id) => id !== server.id))}
               />
               <span style={{ color: 'var(--fg)' }}>{server.name}</span>
-              {server.health === 'DOWN' ? <span className="badge down">down</span> : null}
+              {classifyHealth(server.health) === 'down' ? <span className="badge down">{server.health.toLowerCase()}</span> : null}
             </label>
           ))}
         </div>

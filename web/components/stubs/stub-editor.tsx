@@ -12,6 +12,8 @@ import { JsonEditor } from '../json-editor';
 type StubEditorProps = {
   stub: Record<string, unknown>;
   isNew: boolean;
+  /** What the draft's author must know before creating it (a body cut when captured): shown above the editor. */
+  warnings?: string[];
   engineId?: string;
   engineName?: string;
   /** Called with the engine's answer and a line saying what happened (shown by the parent: this editor remounts). */
@@ -20,7 +22,7 @@ type StubEditorProps = {
 };
 
 /** Edits one stub as JSON; checks it against the stub schema before sending and shows the engine's refusal. */
-export function StubEditor({ stub, isNew, engineId, engineName, onSaved, onDeleted }: StubEditorProps) {
+export function StubEditor({ stub, isNew, warnings = [], engineId, engineName, onSaved, onDeleted }: StubEditorProps) {
   const id = isNew ? undefined : readStubId(stub as Stub);
   const initial = JSON.stringify(isNew && Object.keys(stub).length === 0 ? NEW_STUB_TEMPLATE : stub, null, 2);
   const [text, setText] = useState(initial);
@@ -56,6 +58,7 @@ export function StubEditor({ stub, isNew, engineId, engineName, onSaved, onDelet
         </button>
         {id ? <button type="button" className="danger" disabled={remove.isBusy} onClick={() => void remove.run()}>Delete</button> : null}
       </div>
+      {warnings.map((warning) => <div key={warning} className="note warn" role="alert">{warning}</div>)}
       <JsonEditor
         label="Stub mapping JSON"
         initialText={initial}

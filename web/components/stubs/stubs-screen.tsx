@@ -1,10 +1,12 @@
 'use client';
 import { usePathname, useSearchParams } from 'next/navigation';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { hubClient } from '@/lib/api/hub-client';
 import type { Stub } from '@/lib/api/hub-schemas';
-import { takeStubDraft } from '@/lib/stubs/stub-draft';
+import { classifyHealth } from '@/lib/engines/classify-health';
+import { takeStubDraft, type StubDraft } from '@/lib/stubs/stub-draft';
 import { describeMethod, describeStubUrl, filterAndSortStubs, readMappingsFile, readStubId, DEFAULT_PRIORITY } from '@/lib/stubs/stub-list';
+import { classifyStatus } from '@/lib/traffic/status-class';
 import { useAction, useResource } from '@/lib/ui/use-resource';
 import { replaceEngineParam } from '@/lib/ui/replace-search';
 import { EngineSelect } from '../engine-select';
@@ -19,7 +21,9 @@ export function StubsScreen() {
   const engineId = searchParams.get('engine') ?? '';
   const [search, setSearch] = useState('');
   const [selectedId, setSelectedId] = useState<string>();
-  const [draft, setDraft] = useState<Record<string, unknown>>();
+  // `seq` numbers each draft opened, so every "New stub" (or handed-over draft) is a fresh editor.
+  const [draft, setDraft] = useState<StubDraft & { seq: number }>();
+  const draftSeqRef = useRef(0);
   const [checked, setChecked] = useState<string[]>([]);
   const [importNote, setImportNote] = useState<string>();
   const [savedNote, setSavedNote] = useState<string>();
@@ -32,18 +36,28 @@ export function StubsScreen() {
     if (searchParams.get('draft') !== '1') return;
     const taken = takeStubDraft();
     if (taken) {
-      setDraft(taken);
+      openDraft(taken);
       setSelectedId(undefined);
     }
   }, [searchParams]);
+
+  function openDraft(next: StubDraft) {
+    draftSeqRef.current += 1;
+    setDraft({ ...next, seq: draftSeqRef.current });
+  }
 
   const visible = useMemo(() => filterAndSortStubs(stubs.data?.mappings ?? [], search), [stubs.data, search]);
   const selected = visible.find((stub) => readStubId(stub) === selectedId) ?? (stubs.data?.mappings ?? []).find((stub) => readStubId(stub) === selectedId);
   const chosenForPush = (stubs.data?.mappings ?? []).filter((stub) => checked.includes(readStubId(stub) ?? ''));
 
+  const activate = useAction(async () => {
+    await hubClient.activateServer(engineId);
+    servers.reload();
+  });
   const chooseEngine = (id: string) => {
     setSelectedId(undefined);
     setChecked([]);
+    activate.clearError();
     replaceEngineParam(pathname, id || undefined);
   };
   const importFile = useAction(async (file: File) => {
@@ -60,14 +74,15 @@ export function StubsScreen() {
         <EngineSelect value={engineId} onChange={chooseEngine} servers={servers.data} />
         {engine ? (
           <span className="row small-text">
-            <span className={`badge ${engine.health === 'UP' ? 'up' : engine.health === 'DOWN' ? 'down' : 'unknown'}`}>{engine.health.toLowerCase()}</span>
+            <span className={`badge ${classifyHealth(engine.health)}`}>{engine.health.toLowerCase()}</span>
             <span className="mono muted">{engine.url}</span>
           </span>
         ) : null}
         {engineId && engine && !engine.active ? (
-          <button type="button" className="small" onClick={async () => { await hubClient.activateServer(engineId); servers.reload(); }}>Make active</button>
+          <button type="button" className="small" disabled={activate.isBusy} onClick={() => void activate.run()}>Make active</button>
         ) : null}
       </div>
+      <ErrorNote error={activate.error} what={`make ${engine?.name ?? 'this engine'} active`} />
       <div className="two-pane">
         <section aria-label="Stub list">
           <div className="row" style={{ marginBottom: 6 }}>
@@ -75,7 +90,7 @@ export function StubsScreen() {
               <span>Search method, URL, name</span>
               <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="GET /users" />
             </label>
-            <button type="button" className="primary" style={{ alignSelf: 'flex-end' }} onClick={() => { setSavedNote(undefined); setSelectedId(undefined); setDraft({}); }}>New stub</button>
+            <button type="button" className="primary" style={{ alignSelf: 'flex-end' }} onClick={() => { setSavedNote(undefined); setSelectedId(undefined); openDraft({ stub: {}, warnings: [] }); }}>New stub</button>
             <label className="button" style={{ alignSelf: 'flex-end' }}>
               Import file…
               <input type="file" accept="application/json,.json" className="sr-only" onChange={(e) => { const file = e.target.files?.[0]; if (file) void importFile.run(file); e.target.value = ''; }} />
@@ -118,7 +133,7 @@ export function StubsScreen() {
                         <div className="stub-url">{describeStubUrl(stub)}</div>
                         {stub.name ? <div className="stub-name">{stub.name}</div> : null}
                       </span>
-                      <span className={`status status-${(stub.response.status ?? 200) >= 400 ? 'client-error' : 'success'}`}>{stub.response.status ?? 200}</span>
+                      <span className={`status status-${classifyStatus(stub.response.status ?? 200)}`}>{stub.response.status ?? 200}</span>
                     </div>
                   );
                 })}
@@ -130,13 +145,14 @@ export function StubsScreen() {
           {savedNote ? <div className="note ok" role="status">{savedNote}</div> : null}
           {draft || selected ? (
             <StubEditor
-              key={draft ? `draft-${JSON.stringify(draft).length}` : readStubId(selected!)}
-              stub={draft ?? selected!}
+              key={draft ? `draft-${draft.seq}` : readStubId(selected!)}
+              stub={draft?.stub ?? selected!}
+              warnings={draft?.warnings}
               isNew={Boolean(draft)}
               engineId={engineId || undefined}
               engineName={engine?.name}
               onSaved={(saved, notice) => { setSavedNote(notice); setDraft(undefined); setSelectedId(readStubId(saved)); stubs.reload(); }}
-              onDeleted={() => { setSelectedId(undefined); stubs.reload(); }}
+              onDeleted={() => { setSavedNote(undefined); setSelectedId(undefined); stubs.reload(); }}
             />
           ) : (
             <div className="panel empty">Choose a stub to edit it, or create a new one.</div>

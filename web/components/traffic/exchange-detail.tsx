@@ -46,6 +46,8 @@ export function ExchangeDetail({ id, onClose }: { id: string; onClose: () => voi
       setCopied(command);
     }
   };
+  // A CONNECT tunnel's bytes were never decrypted: there is no request to replay nor a response to stub.
+  const isTunnel = request.method?.toUpperCase() === 'CONNECT';
   const makeStub = () => {
     saveStubDraft(buildStubFromExchange({ request: { method: request.method, url }, response: response ?? undefined }));
     router.push(buildDraftUrl(engineId || undefined));
@@ -63,11 +65,13 @@ export function ExchangeDetail({ id, onClose }: { id: string; onClose: () => voi
           <button type="button" className="small" onClick={onClose} aria-label="Close detail">✕</button>
         </div>
         <div className="detail-url">{url}</div>
-        <div className="row">
-          <button type="button" className="small" onClick={copyCurl}>Copy as curl</button>
-          <EngineSelect label="Stub on" value={engineId} onChange={setEngineId} />
-          <button type="button" className="small" onClick={makeStub} style={{ alignSelf: 'flex-end' }}>Turn into stub…</button>
-        </div>
+        {isTunnel ? null : (
+          <div className="row">
+            <button type="button" className="small" onClick={copyCurl}>Copy as curl</button>
+            <EngineSelect label="Stub on" value={engineId} onChange={setEngineId} />
+            <button type="button" className="small" onClick={makeStub} style={{ alignSelf: 'flex-end' }}>Turn into stub…</button>
+          </div>
+        )}
         {copied ? <div className="small-text muted" role="status"><code>{copied}</code></div> : null}
         {detail.data.error ? <div className="note error">Upstream error: {detail.data.error}</div> : null}
       </div>
@@ -101,7 +105,7 @@ function MessageSection({ title, message }: { title: string; message: ExchangeMe
         <table className="kv"><tbody>{headers.map(([name, value], i) => <tr key={`${name}-${i}`}><td>{name}</td><td>{value}</td></tr>)}</tbody></table>
       ) : <div className="muted small-text">No headers</div>}
       <h3>Body</h3>
-      <BodyView body={message.body} contentType={readHeader(message.headers, 'content-type')} />
+      <BodyView body={message.body} contentType={readHeader(message.headers, 'content-type')} contentEncoding={readHeader(message.headers, 'content-encoding')} />
     </section>
   );
 }

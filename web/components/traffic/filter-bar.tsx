@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { TRAFFIC_SOURCES, type TrafficFilters } from '@/lib/traffic/traffic-filters';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'CONNECT'];
@@ -13,6 +13,10 @@ export function FilterBar({ filters, onChange }: FilterBarProps) {
   const [host, setHost] = useState(filters.host ?? '');
   const [status, setStatus] = useState(filters.status ?? '');
   const [minDuration, setMinDuration] = useState(filters.minDurationMs ?? '');
+  // The typing pause ends after other filters may have changed (a Method chosen meanwhile): it applies the
+  // text to the filters and onChange of that moment, not to those it started with.
+  const latestRef = useRef({ filters, onChange });
+  latestRef.current = { filters, onChange };
 
   useEffect(() => setUrl(filters.url ?? ''), [filters.url]);
   useEffect(() => setHost(filters.host ?? ''), [filters.host]);
@@ -22,7 +26,10 @@ export function FilterBar({ filters, onChange }: FilterBarProps) {
   useEffect(() => {
     const wantedMin = /^\d{1,8}$/.test(minDuration.trim()) ? minDuration.trim() : '';
     if (url === (filters.url ?? '') && host === (filters.host ?? '') && wantedMin === (filters.minDurationMs ?? '')) return;
-    const timer = setTimeout(() => onChange({ ...filters, url: url.trim() || undefined, host: host.trim() || undefined, minDurationMs: wantedMin || undefined }), 350);
+    const timer = setTimeout(() => {
+      const latest = latestRef.current;
+      latest.onChange({ ...latest.filters, url: url.trim() || undefined, host: host.trim() || undefined, minDurationMs: wantedMin || undefined });
+    }, 350);
     return () => clearTimeout(timer);
   }, [url, host, minDuration]); // eslint-disable-line react-hooks/exhaustive-deps -- deliberate: runs on the key only
 

@@ -149,8 +149,12 @@ export function TrafficMonitor() {
     if (!window.confirm('Delete ALL logged traffic on the server? This cannot be undone.')) return;
     try {
       await trafficClient.clearAll();
+      // Nothing older is left on the server: no history count, no page to continue from, no held rows.
       seenRef.current = new Set();
       setRows([]);
+      pendingRef.current = [];
+      setPendingCount(0);
+      setHistory({ nextPage: 0, totalElements: 0, isExact: true, isLast: true, isLoading: false });
       setDeleteError(undefined);
     } catch (error) {
       announceIfUnauthorized(error);

@@ -11,6 +11,12 @@ describe('error messages shown to the user', () => {
       { errors: [{ code: 10, source: { pointer: '/request/headers/X' }, title: 'Error parsing JSON', detail: "unknown match operator 'nope'" }] },
       "422: /request/headers/X: unknown match operator 'nope'",
     ],
+    [
+      400,
+      { detail: 'Invalid params: params.id: id must be an exchange id (a UUID)', errors: [{ path: 'params.id', message: 'id must be an exchange id (a UUID)' }] },
+      '400: Invalid params: params.id: id must be an exchange id (a UUID)',
+    ],
+    [400, { detail: 'required', errors: [{ path: 'body.url', message: 'required' }] }, '400: body.url: required'],
     [502, 'Bad Gateway', '502: Bad Gateway'],
     [500, null, 'HTTP 500'],
   ])('describes %s %j as %s', (status, body, text) => {

@@ -35,7 +35,12 @@ export function describeErrorBody(status: number, body: unknown): string {
     }
     if (Array.isArray(record.errors) && record.errors.length > 0) {
       const parts = record.errors.map(describeOneError);
-      const head = typeof record.detail === 'string' ? `${record.detail} — ` : '';
+      const detail = typeof record.detail === 'string' ? record.detail : undefined;
+      // Say each thing once: a detail that already lists the errors ("Invalid params: params.id: …") stands
+      // alone, and one that only repeats an error's message adds nothing to it.
+      if (detail && parts.every((part) => detail.includes(part))) return `${status}: ${detail}`;
+      const isRepeated = detail !== undefined && parts.some((part) => part === detail || part.endsWith(`: ${detail}`));
+      const head = detail && !isRepeated ? `${detail} — ` : '';
       return `${status}: ${head}${parts.join('; ')}`;
     }
     if (typeof record.detail === 'string') return `${status}: ${record.detail}`;

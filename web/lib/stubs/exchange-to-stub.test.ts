@@ -1,10 +1,11 @@
+import { gzipSync } from 'node:zlib';
 import { buildStubFromExchange } from './exchange-to-stub';
 import { buildStubForUnmatched, explainNearMiss } from './explain-near-miss';
 import { describeMethod, filterAndSortStubs, readMappingsFile } from './stub-list';
 
 describe('turning traffic into stubs', () => {
   it('builds a stub from a JSON exchange: exact path, query as equalTo, status, content type, jsonBody', () => {
-    const stub = buildStubFromExchange({
+    const draft = buildStubFromExchange({
       request: { method: 'get', url: 'http://api.test/users/7?expand=orders' },
       response: {
         status: 404,
@@ -12,18 +13,38 @@ describe('turning traffic into stubs', () => {
         body: { encoding: 'utf8', data: '{"error":"nope"}', size: 16, truncated: false },
       },
     });
-    expect(stub).toEqual({
-      name: 'GET /users/7',
-      priority: 5,
-      request: { method: 'GET', urlPath: '/users/7', queryParameters: { expand: { equalTo: 'orders' } } },
-      response: { status: 404, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, jsonBody: { error: 'nope' } },
+    expect(draft).toEqual({
+      stub: {
+        name: 'GET /users/7',
+        priority: 5,
+        request: { method: 'GET', urlPath: '/users/7', queryParameters: { expand: { equalTo: 'orders' } } },
+        response: { status: 404, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }, jsonBody: { error: 'nope' } },
+      },
+      warnings: [],
     });
   });
 
   it('keeps a binary body as base64Body and answers 200 when no response was captured', () => {
-    expect(buildStubFromExchange({ request: { method: 'POST', url: '/upload' }, response: { status: 201, body: { encoding: 'base64', data: 'AAE=', size: 2, truncated: false } } }).response)
+    expect(buildStubFromExchange({ request: { method: 'POST', url: '/upload' }, response: { status: 201, body: { encoding: 'base64', data: 'AAE=', size: 2, truncated: false } } }).stub.response)
       .toEqual({ status: 201, base64Body: 'AAE=' });
-    expect(buildStubFromExchange({ request: { url: '/x' } }).response).toEqual({ status: 200 });
+    expect(buildStubFromExchange({ request: { url: '/x' } }).stub.response).toEqual({ status: 200 });
+  });
+
+  it('keeps a compressed body with its Content-Encoding, so the stub answers the bytes the upstream sent', () => {
+    const gzipped = gzipSync('{"a":1}').toString('base64');
+    const { stub } = buildStubFromExchange({
+      request: { url: '/gz' },
+      response: { status: 200, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: { encoding: 'base64', data: gzipped, size: 27, truncated: false } },
+    });
+    expect(stub.response).toEqual({ status: 200, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, base64Body: gzipped });
+  });
+
+  it.each([
+    ['text', { encoding: 'utf8' as const, data: '{"cut": "of', size: 40_000, truncated: true }, 11],
+    ['bytes', { encoding: 'base64' as const, data: 'AAEC', size: 9_000, truncated: true }, 3],
+  ])('warns when the captured body (%s) was truncated: the stub would answer it cut', (_what, body, kept) => {
+    const { warnings } = buildStubFromExchange({ request: { url: '/big' }, response: { status: 200, headers: { 'content-type': 'application/json' }, body } });
+    expect(warnings).toEqual([expect.stringContaining(`truncated when it was captured: this draft holds only its first ${kept} of ${body.size} bytes`)]);
   });
 });
 

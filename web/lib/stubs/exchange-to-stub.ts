@@ -1,5 +1,6 @@
 import type { CapturedBody, Headers } from '@mockyard/contracts';
 import { readHeader } from '../traffic/header-value';
+import type { StubDraft } from './stub-draft';
 
 export type ExchangeLike = {
   request: { method?: string; url?: string };
@@ -12,23 +13,43 @@ const KEPT_RESPONSE_HEADERS = ['content-type', 'cache-control', 'location', 'eta
 /**
  * A stub that answers the exchange's request the way its response did: method + exact path, each query
  * parameter as `equalTo`, status, the useful headers and the body (`jsonBody` for JSON, `base64Body` for binary).
+ * A compressed body stays compressed, as captured, with its Content-Encoding: the stub answers with the same
+ * bytes the upstream sent (decompressing here could not handle a coding the browser cannot undo, `br`).
+ * A body cut by the capture's size cap is kept as far as it goes, with a warning: the stub would answer it cut.
  */
-export function buildStubFromExchange(exchange: ExchangeLike): Record<string, unknown> {
+export function buildStubFromExchange(exchange: ExchangeLike): StubDraft {
   const method = (exchange.request.method ?? 'GET').toUpperCase();
   const { path, query } = splitPathAndQuery(exchange.request.url ?? '/');
   const request: Record<string, unknown> = { method, urlPath: path };
   if (query.length > 0) {
     request.queryParameters = Object.fromEntries(query.map(([name, value]) => [name, { equalTo: value }]));
   }
+  const body = exchange.response?.body;
   const response: Record<string, unknown> = { status: exchange.response?.status ?? 200 };
   const headers: Record<string, string> = {};
   for (const name of KEPT_RESPONSE_HEADERS) {
     const value = readHeader(exchange.response?.headers, name);
     if (value) headers[canonicalHeaderName(name)] = value;
   }
+  const contentEncoding = readHeader(exchange.response?.headers, 'content-encoding');
+  // The bytes of base64Body are the encoded bytes: without the header a client would read them as the content.
+  if (contentEncoding && body?.encoding === 'base64' && body.data) headers['Content-Encoding'] = contentEncoding;
   if (Object.keys(headers).length > 0) response.headers = headers;
-  Object.assign(response, buildResponseBody(exchange.response?.body, headers['Content-Type']));
-  return { name: `${method} ${path}`, priority: 5, request, response };
+  Object.assign(response, buildResponseBody(body, headers['Content-Type']));
+  const warnings: string[] = [];
+  if (body?.truncated) {
+    warnings.push(
+      `The response body was truncated when it was captured: this draft holds only its first ${countBodyBytes(body)} of ${body.size} bytes, ` +
+        'so the stub would answer with a cut-off body. Replace the body with the whole one before creating the stub.',
+    );
+  }
+  return { stub: { name: `${method} ${path}`, priority: 5, request, response }, warnings };
+}
+
+/** How many bytes of the body the capture kept. */
+function countBodyBytes(body: CapturedBody): number {
+  if (body.encoding === 'base64') return Math.floor((body.data.replace(/=+$/, '').length * 3) / 4);
+  return new TextEncoder().encode(body.data).length;
 }
 
 function buildResponseBody(body: CapturedBody | null | undefined, contentType?: string): Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describeBody, formatHex } from './describe-body';
 
 const utf8 = (data: string, extra: Partial<{ contentType: string; truncated: boolean }> = {}) =>
@@ -41,6 +42,27 @@ describe('body pretty-printing', () => {
     const view = describeBody(base64([0, 1, 2, 255], 'application/octet-stream'));
     expect(view).toMatchObject({ kind: 'binary', size: 4 });
     expect(view.kind === 'binary' && view.hex).toBe(`00000000  ${'00 01 02 ff'.padEnd(47)}  |....|`);
+  });
+
+  it.each([
+    ['read from base64 bytes', base64([0x63, 0x61, 0x66, 0xe9])],
+    // the capture kept bytes that were valid UTF-8 as text; the declared charset reads those same bytes
+    ['read again from UTF-8 text', utf8('café')],
+  ])('decodes text in its declared charset (%s)', (_how, body) => {
+    expect(describeBody(body, 'text/plain; charset=iso-8859-1')).toMatchObject({ kind: 'text', text: body.encoding === 'base64' ? 'café' : 'cafÃ©' });
+  });
+
+  it('shows a compressed body decompressed when its bytes were decoded, and says so', () => {
+    const gzipped = base64([...gzipSync('{"a":1}')]);
+    const view = describeBody(gzipped, 'application/json', { contentEncoding: 'gzip', decodedBytes: new TextEncoder().encode('{"a":1}') });
+    expect(view).toMatchObject({ kind: 'json', value: { a: 1 }, rawText: '{"a":1}', decodedFrom: 'gzip', size: gzipped.size });
+  });
+
+  it('shows a body the browser cannot decompress as compressed bytes, never as text', () => {
+    const view = describeBody(base64([0x1b, 0x02, 0x00]), 'application/json', { contentEncoding: 'br' });
+    expect(view).toMatchObject({ kind: 'compressed', contentEncoding: 'br', base64: 'GwIA' });
+    expect(view.kind === 'compressed' && view.hex).toContain('1b 02 00');
+    expect(describeBody(utf8('plain'), 'text/plain', { contentEncoding: 'identity' })).toMatchObject({ kind: 'text', text: 'plain' });
   });
 
   it('cuts the hex preview and says how much is left', () => {

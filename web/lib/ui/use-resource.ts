@@ -11,12 +11,14 @@ export type Resource<T> = {
 };
 
 /**
- * Loads `load()` when `key` changes, keeps the last good data while reloading, reports a 401 to the shell
- * (API-key prompt) and reloads once a key is saved. Every call has a timeout (request-json), so loading ends.
+ * Loads `load()` when `key` changes, keeps the last good data while reloading the same key, reports a 401 to
+ * the shell (API-key prompt) and reloads once a key is saved. Every call has a timeout (request-json), so
+ * loading ends. What was loaded is kept with its key: another key's data or error is never returned as this
+ * key's (another engine's stubs under this engine's error), so after a key change it is loading until its own
+ * answer comes.
  */
 export function useResource<T>(load: (() => Promise<T>) | null, key: string, refreshMs?: number): Resource<T> {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<Error>();
+  const [loaded, setLoaded] = useState<{ key: string; data?: T; error?: Error }>();
   const [isLoading, setIsLoading] = useState(Boolean(load));
   const [tick, setTick] = useState(0);
   const loadRef = useRef(load);
@@ -35,14 +37,13 @@ export function useResource<T>(load: (() => Promise<T>) | null, key: string, ref
     current()
       .then((value) => {
         if (!isCurrent) return;
-        setData(value);
-        setError(undefined);
+        setLoaded({ key, data: value });
       })
       .catch((caught: unknown) => {
         if (!isCurrent) return;
         const failure = caught instanceof Error ? caught : new Error(String(caught));
         if (failure instanceof ApiError && failure.isUnauthorized) announceUnauthorized();
-        setError(failure);
+        setLoaded((previous) => ({ key, data: previous?.key === key ? previous.data : undefined, error: failure }));
       })
       .finally(() => {
         if (isCurrent) setIsLoading(false);
@@ -60,7 +61,14 @@ export function useResource<T>(load: (() => Promise<T>) | null, key: string, ref
     return () => clearInterval(timer);
   }, [refreshMs, reload]);
 
-  return { data, error, isLoading, reload };
+  const isThisKey = loaded?.key === key;
+  return {
+    data: isThisKey ? loaded.data : undefined,
+    error: isThisKey ? loaded.error : undefined,
+    // between a key change and its effect, nothing of this key is loaded yet: that is loading too
+    isLoading: isLoading || (Boolean(load) && !isThisKey),
+    reload,
+  };
 }
 
 /** Runs an action (button), exposing busy/error/result; a 401 opens the key prompt. */
