@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { TrafficEventSchema } from '@mockyard/contracts';
 import { toMatchableRequest } from '@mockyard/matching';
 import type { ServeEvent } from './serve-event';
@@ -48,5 +49,20 @@ describe('toTrafficEvent', () => {
     const event = toTrafficEvent(serveEvent({ response: { status: 200, headers: { 'content-type': 'text/plain' }, body: big } }), 'e');
     expect(event.response?.body).toMatchObject({ size: big.length, truncated: true });
     expect(event.response?.body?.data).toHaveLength(MAX_CAPTURED_BODY_BYTES);
+  });
+
+  it.each([
+    ['a gzip JSON body (the stub serves it with Content-Encoding)', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, gzipSync('{"a":1}')],
+    ['text-typed bytes that are not UTF-8', { 'content-type': 'text/plain' }, Buffer.from([0x63, 0x61, 0x66, 0xe9])],
+    ['an untyped binary body', {}, Buffer.from([0, 1, 2, 0xff])],
+  ])('captures %s as base64, byte for byte, as the gateway does', (_name, headers, body) => {
+    const event = toTrafficEvent(serveEvent({ response: { status: 200, headers, body } }), 'e');
+    expect(event.response?.body).toMatchObject({ encoding: 'base64', size: body.length });
+    expect(Buffer.from(event.response!.body!.data, 'base64')).toEqual(body);
+  });
+
+  it('captures untyped UTF-8 text as text', () => {
+    const event = toTrafficEvent(serveEvent({ response: { status: 200, headers: {}, body: Buffer.from('grüße') } }), 'e');
+    expect(event.response?.body).toMatchObject({ encoding: 'utf8', data: 'grüße' });
   });
 });

@@ -1,18 +1,21 @@
 import type { CapturedBody, TrafficEvent } from '@mockyard/contracts';
-import { headerValue, isTextContentType, type ServeEvent } from './serve-event';
+import { capturedTextBytes } from '@mockyard/bus';
+import { headerValue, type ServeEvent } from './serve-event';
 
 /** Bodies on the traffic stream are capped; the full size is kept beside. */
 export const MAX_CAPTURED_BODY_BYTES = 64 * 1024;
 
-function captureBody(body: Buffer, contentType: string | undefined): CapturedBody | undefined {
+/** As the gateway captures bodies (capturedTextBytes): text as text, compressed, binary or invalid UTF-8 as base64. */
+function captureBody(body: Buffer, contentType: string | undefined, contentEncoding: string | undefined): CapturedBody | undefined {
   if (body.length === 0) return undefined;
   const slice = body.subarray(0, MAX_CAPTURED_BODY_BYTES);
-  const isText = isTextContentType(contentType);
+  const truncated = body.length > MAX_CAPTURED_BODY_BYTES;
+  const text = capturedTextBytes(slice, truncated, contentType, contentEncoding);
   return {
-    encoding: isText ? 'utf8' : 'base64',
-    data: slice.toString(isText ? 'utf8' : 'base64'),
+    encoding: text ? 'utf8' : 'base64',
+    data: text ? text.toString('utf8') : slice.toString('base64'),
     size: body.length,
-    truncated: body.length > MAX_CAPTURED_BODY_BYTES,
+    truncated,
     ...(contentType ? { contentType } : {}),
   };
 }
@@ -23,8 +26,8 @@ export function toTrafficEvent(event: ServeEvent, engineId: string): TrafficEven
   const res = event.response;
   const reqType = req.headers['content-type']?.[0];
   const resType = res ? headerValue(res.headers, 'content-type') : undefined;
-  const requestBody = captureBody(req.body, reqType);
-  const responseBody = res ? captureBody(res.body, resType) : undefined;
+  const requestBody = captureBody(req.body, reqType, req.headers['content-encoding']?.[0]);
+  const responseBody = res ? captureBody(res.body, resType, headerValue(res.headers, 'content-encoding')) : undefined;
   return {
     id: event.id,
     startedAt: new Date(event.loggedDate).toISOString(),
