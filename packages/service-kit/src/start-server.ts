@@ -15,6 +15,8 @@ export async function startServer(handler: RequestListener | Server, port: numbe
   const server = handler instanceof http.Server ? handler : http.createServer(handler);
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
+    // a socket handed back as a new connection (the gateway's serveWithoutUpgrade) is tracked once
+    if (sockets.has(s)) return;
     sockets.add(s);
     s.once('close', () => sockets.delete(s));
   });
