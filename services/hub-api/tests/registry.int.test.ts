@@ -21,8 +21,11 @@ describeWithEngines(`hub registry and active engine (genuine WireMock${skipReaso
     [backends, engine] = await Promise.all([createTestBackends(), startWireMock()]);
     hub = await startHub({ ...backends, env: { LOCAL_ENGINE_URL: engine.url, HUB_HEALTH_OFFLINE_AFTER_MS: '1500' } });
   });
+  /** Engines a test started that live until the suite ends. */
+  const afterAllRemove: WireMockServer[] = [];
   afterAll(async () => {
     await hub?.stop();
+    for (const started of afterAllRemove) await started.remove();
     await engine?.remove();
     await backends?.cleanup();
   });
@@ -146,9 +149,18 @@ describeWithEngines(`hub registry and active engine (genuine WireMock${skipReaso
     await call(hub.url, 'DELETE', `/hub/admin/registry/servers/${s.id}`);
   });
 
+  it('refuses the local engine registered under another loopback name (it is one engine)', async () => {
+    const again = await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'local again', url: `${engine.url.replace('127.0.0.1', 'localhost')}/` } });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toContain('is the local engine');
+  });
+
   it('probes every engine from a repeatable job: live ones UP with stub count, never-seen ones OFFLINE, all still listed', async () => {
     await call(engine.url, 'POST', '/__admin/mappings', { body: { request: { method: 'GET', urlPath: '/probe' }, response: { status: 200 } } });
-    const live = (await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'live', url: `${engine.url.replace('127.0.0.1', 'localhost')}/` } })).body;
+    const second = await startWireMock();
+    afterAllRemove.push(second);
+    await call(second.url, 'POST', '/__admin/mappings', { body: { request: { method: 'GET', urlPath: '/probe' }, response: { status: 200 } } });
+    const live = (await call(hub.url, 'POST', '/hub/admin/registry/servers', { body: { name: 'live', url: `${second.url.replace('127.0.0.1', 'localhost')}/` } })).body;
     await hub.stop();
     hub = await startHub({ ...backends, env: { LOCAL_ENGINE_URL: engine.url, HUB_HEALTH_OFFLINE_AFTER_MS: '1500', HUB_HEALTH_PROBE_INTERVAL_MS: '250' } });
     const probed = await eventually(

@@ -12,6 +12,12 @@ function registryWith(records: ServerRecord[], settings: Record<string, string> 
     list: async () => records,
     find: async (id: string) => records.find((r) => r.id === id) ?? null,
     getSetting: async (key: string) => settings[key] ?? null,
+    markSeen: async (id: string) => records.find((r) => r.id === id) ?? null,
+    create: async (input: { name: string; url: string }) => {
+      const created = { ...record(`00000000-0000-4000-8000-0000000000${10 + records.length}`, 'UNKNOWN', null), ...input };
+      records.push(created);
+      return { server: created, created: true };
+    },
   } as unknown as ServerRepo;
   const registry = new Registry(repo, {} as EngineAdmin, { localEngine: { name: 'local', url: 'http://127.0.0.1:9090' }, offlineAfterMs: OFFLINE_AFTER, now: () => now });
   return { registry, advance: (ms: number) => (now = new Date(T0.getTime() + ms)) };
@@ -46,5 +52,21 @@ describe('Registry: stored health ages to OFFLINE when probing stops', () => {
     expect((await registry.getServer('local')).health).toBe('DOWN');
     advance(OFFLINE_AFTER);
     expect((await registry.getServer('local')).health).toBe('OFFLINE');
+  });
+});
+
+describe('Registry: one entry per engine, whichever loopback name it is given by', () => {
+  it('refuses the local engine under another loopback name', async () => {
+    const { registry } = registryWith([]);
+    await expect(registry.addServer({ name: 'again', url: 'http://localhost:9090/' })).rejects.toThrow('is the local engine');
+  });
+
+  it('answers a registered engine under another loopback name with its entry, adding none', async () => {
+    const existing = { ...record('00000000-0000-4000-8000-000000000001', 'UP', T0), url: 'http://127.0.0.1:9191' };
+    const records = [existing];
+    const { registry } = registryWith(records);
+    const { server, created } = await registry.addServer({ name: 'alias', url: 'http://localhost:9191' });
+    expect([server.id, created, records.length]).toEqual([existing.id, false, 1]);
+    expect((await registry.addServer({ name: 'other', url: 'http://localhost:9192' })).created).toBe(true);
   });
 });

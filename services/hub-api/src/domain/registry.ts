@@ -2,7 +2,7 @@ import { LOCAL_SERVER_ID, type AddServer, type EngineHealth, type ManagedServer,
 import type { EngineAdmin, EngineProbe } from './engine-admin';
 import type { EngineRef } from './engine-ref';
 import { ConflictError, InvalidInputError, NotFoundError } from './hub-errors';
-import { normalizeEngineUrl } from './normalize-engine-url';
+import { isSameEngineUrl, normalizeEngineUrl } from './normalize-engine-url';
 import type { ProbeRecord, ServerRecord, ServerRepo } from './server-repo';
 import { isUuid, parseTargetSelector, type TargetSelector } from './target-selector';
 
@@ -56,8 +56,10 @@ export class Registry {
    */
   async addServer(input: AddServer): Promise<{ server: ManagedServer; created: boolean }> {
     const url = normalizeEngineUrl(input.url);
-    if (url === this.local.url) throw new ConflictError(`${url} is the local engine (id "local"); it is always registered`);
-    const { server, created } = await this.repo.create({ name: input.name, url });
+    if (isSameEngineUrl(url, this.local.url)) throw new ConflictError(`${url} is the local engine (id "local", ${this.local.url}); it is always registered`);
+    // the same engine under another loopback name is the entry it already has
+    const alias = (await this.repo.list()).find((r) => r.url !== url && isSameEngineUrl(r.url, url));
+    const { server, created } = alias ? { server: alias, created: false } : await this.repo.create({ name: input.name, url });
     const current = created ? server : ((await this.repo.markSeen(server.id, this.now())) ?? server);
     return { server: this.describe(current, current.id === (await this.activeId())), created };
   }
@@ -67,8 +69,8 @@ export class Registry {
     const current = await this.findRecord(id);
     const url = input.url === undefined ? undefined : normalizeEngineUrl(input.url);
     if (url !== undefined && url !== current.url) {
-      if (url === this.local.url) throw new ConflictError(`${url} is the local engine's URL`);
-      const other = await this.repo.findByUrl(url);
+      if (isSameEngineUrl(url, this.local.url)) throw new ConflictError(`${url} is the local engine's URL`);
+      const other = (await this.repo.list()).find((r) => r.id !== current.id && isSameEngineUrl(r.url, url));
       if (other) throw new ConflictError(`${url} is already registered as server ${other.id} (${other.name})`);
     }
     const updated = await this.repo.update(current.id, { name: input.name, url });
