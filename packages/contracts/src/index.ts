@@ -8,3 +8,4 @@ export * from './proxy-status';
 export * from './streams';
 export * from './allowed-hosts';
 export * from './path-as-written';
+export * from './json-pointer';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonPointerSegments } from '@mockyard/contracts';
 
 const URL_KEYS = ['url', 'urlPattern', 'urlPath', 'urlPathPattern', 'urlPathTemplate'] as const;
 const BODY_KEYS = ['body', 'jsonBody', 'base64Body', 'bodyFileName'] as const;
@@ -95,7 +96,7 @@ export function readEngineProblems(text: string, body: unknown): StubProblem[] {
     if (!error || typeof error !== 'object') return [];
     const e = error as Record<string, unknown>;
     const pointer = (e.source as { pointer?: string } | undefined)?.pointer ?? (typeof e.path === 'string' ? `/${e.path.replace(/^body\.?/, '').replace(/\./g, '/')}` : '');
-    const path = pointer.split('/').filter(Boolean).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = jsonPointerSegments(pointer);
     // WireMock's errors carry a generic title ("Error parsing JSON") and the specific reason in detail.
     const message = String(e.message ?? e.detail ?? e.title ?? 'refused');
     return [{ path: path.join('.') || '(root)', message: `engine: ${message}`, ...locateKey(text, path) }];

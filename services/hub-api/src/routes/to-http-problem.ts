@@ -1,4 +1,4 @@
-import type { Problem } from '@mockyard/contracts';
+import { jsonPointerSegments, type Problem } from '@mockyard/contracts';
 import { HttpProblem } from '@mockyard/service-kit';
 import { summarizeEngine } from '../domain/engine-ref';
 import { HubError } from '../domain/hub-errors';
@@ -50,12 +50,7 @@ export function engineErrors(body: unknown): Problem['errors'] {
     const { source, title, detail } = (item ?? {}) as { source?: { pointer?: unknown }; title?: unknown; detail?: unknown };
     const message = [detail, title].find((x): x is string => typeof x === 'string' && x !== '');
     if (!message) return [];
-    const pointer = typeof source?.pointer === 'string' ? source.pointer : '';
-    const segments = pointer
-      .split('/')
-      .slice(1)
-      .filter((segment) => segment !== '')
-      .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = jsonPointerSegments(typeof source?.pointer === 'string' ? source.pointer : '');
     return [{ path: ['body', ...segments].join('.'), message }];
   });
   return errors.length ? errors : undefined;
