@@ -30,7 +30,7 @@ export class PrismaServerRepo implements ServerRepo {
     return row ? toRecord(row) : null;
   }
 
-  async findByUrl(url: string): Promise<ServerRecord | null> {
+  private async findByUrl(url: string): Promise<ServerRecord | null> {
     const row = await this.prisma.managedServer.findUnique({ where: { url } });
     return row ? toRecord(row) : null;
   }

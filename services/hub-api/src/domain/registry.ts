@@ -57,9 +57,9 @@ export class Registry {
   async addServer(input: AddServer): Promise<{ server: ManagedServer; created: boolean }> {
     const url = normalizeEngineUrl(input.url);
     if (isSameEngineUrl(url, this.local.url)) throw new ConflictError(`${url} is the local engine (id "local", ${this.local.url}); it is always registered`);
-    // the same engine under another loopback name is the entry it already has
-    const alias = (await this.repo.list()).find((r) => r.url !== url && isSameEngineUrl(r.url, url));
-    const { server, created } = alias ? { server: alias, created: false } : await this.repo.create({ name: input.name, url });
+    // registered already, as written or under another loopback name: that entry (create also finds a racing one)
+    const known = (await this.repo.list()).find((r) => isSameEngineUrl(r.url, url));
+    const { server, created } = known ? { server: known, created: false } : await this.repo.create({ name: input.name, url });
     const current = created ? server : ((await this.repo.markSeen(server.id, this.now())) ?? server);
     return { server: this.describe(current, current.id === (await this.activeId())), created };
   }

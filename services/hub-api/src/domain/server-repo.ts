@@ -27,7 +27,6 @@ export interface ProbeRecord {
 export interface ServerRepo {
   list(): Promise<ServerRecord[]>;
   find(id: string): Promise<ServerRecord | null>;
-  findByUrl(url: string): Promise<ServerRecord | null>;
   /** Inserts; when the URL is already registered (even by a concurrent call) returns that entry with created=false. */
   create(input: { name: string; url: string }): Promise<{ server: ServerRecord; created: boolean }>;
   update(id: string, input: { name?: string; url?: string }): Promise<ServerRecord | null>;
